@@ -2615,6 +2615,9 @@ async function cmdParse(args) {
 }
 
 // action/src/cli/plan.ts
+import { execFile } from "node:child_process";
+import { readFile as readFile5 } from "node:fs/promises";
+import { promisify } from "node:util";
 async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
@@ -2636,7 +2639,8 @@ async function cmdPlan(args) {
     ...typeof runId === "string" ? { runId } : {},
     ...shards !== void 0 ? { shards } : {}
   });
-  process.stdout.write(`${headLines(loaded).join("\n")}${plan.text}`);
+  const uncommitted = await uncommittedSpec(values);
+  process.stdout.write(`${[...uncommitted, ...headLines(loaded)].join("\n")}${plan.text}`);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
@@ -2669,16 +2673,32 @@ function headLines(loaded) {
     ];
   return [];
 }
+async function uncommittedSpec(values) {
+  const spec = values.spec;
+  const head = values["head-ref"];
+  if (typeof spec !== "string" || typeof head !== "string") return [];
+  const git2 = (args) => promisify(execFile)("git", args, { maxBuffer: 8 << 20 }).then(
+    (r) => r.stdout,
+    () => void 0
+  );
+  const committed = await git2(["show", `${head}:${spec.replace(/^\.\//, "")}`]);
+  const working = await readFile5(spec, "utf8").catch(() => void 0);
+  if (committed === void 0 || working === void 0 || committed === working) return [];
+  return [
+    `note: ${spec} differs from its text at ${head}: this plan reads the committed one (--head-ref); commit the change (compare.noise from calibrate, say) to plan it`,
+    ""
+  ];
+}
 
 // action/src/cli/pull-request.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile6 } from "node:fs/promises";
 async function cmdPullRequest(args) {
   const { values, positionals } = flags("pull-request", args, parseOptions("pull-request"));
   if (positionals.length > 0)
     throw new InputError(`tiperf pull-request: unexpected argument ${positionals[0]}`);
   const repo = parseRepo(required("pull-request", "repo", values.repo));
   const bodyFile = values["body-file"];
-  const body = bodyFile ? await readFile5(bodyFile, "utf8") : "";
+  const body = bodyFile ? await readFile6(bodyFile, "utf8") : "";
   const n = await openPullRequest(
     githubClient(githubToken("pull-request"), apiUrl(), log, void 0, deadlines("pull-request", values)),
     repo,

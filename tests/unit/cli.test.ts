@@ -172,3 +172,23 @@ describe("flags in tiperf's words", () => {
     assert.match(one.stdout(), /^workloads\/pr\.yaml as `tiperf run` runs it: one variant, no comparison/);
   });
 });
+
+describe("plan says what it is of", () => {
+  test("a working spec that differs from --head-ref's is named first; an unchanged spec says nothing to measure", async () => {
+    const { newRepo } = await import("../helpers/git.ts");
+    const { dir, git } = newRepo("tiperf-plan-");
+    writeFileSync(join(dir, "w.yaml"), readFileSync(join(ROOT, "workloads/pr.yaml"), "utf8"));
+    git("add", ".");
+    git("commit", "-qm", "spec");
+    const clean = cli(["plan", "--spec", "w.yaml", "--base-ref", "HEAD", "--head-ref", "HEAD"], {}, dir);
+    assert.equal((await clean.done).code, 0, clean.stderr());
+    assert.match(clean.stdout(), /^nothing to measure: w\.yaml is the same at HEAD and HEAD/);
+    writeFileSync(join(dir, "w.yaml"), `${readFileSync(join(dir, "w.yaml"), "utf8")}# an edit\n`);
+    const edited = cli(["plan", "--spec", "w.yaml", "--base-ref", "HEAD", "--head-ref", "HEAD"], {}, dir);
+    assert.equal((await edited.done).code, 0, edited.stderr());
+    assert.match(
+      edited.stdout(),
+      /^note: w\.yaml differs from its text at HEAD: this plan reads the committed one/,
+    );
+  });
+});

@@ -1,5 +1,8 @@
 // `tiperf plan` on the command line: its flags read and checked, then the pipeline's step; the
 // synopsis is commands.ts's (`tiperf help plan`).
+import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
+import { promisify } from "node:util";
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { withSourceBuilds } from "../pipeline/builds.ts";
@@ -29,7 +32,8 @@ export async function cmdPlan(args: string[]): Promise<number> {
     ...(typeof runId === "string" ? { runId } : {}),
     ...(shards !== undefined ? { shards } : {}),
   });
-  process.stdout.write(`${headLines(loaded).join("\n")}${plan.text}`);
+  const uncommitted = await uncommittedSpec(values);
+  process.stdout.write(`${[...uncommitted, ...headLines(loaded)].join("\n")}${plan.text}`);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
@@ -67,4 +71,26 @@ function headLines(loaded: LoadedSpec): string[] {
       "",
     ];
   return [];
+}
+
+/**
+ * --head-ref reads the spec as committed: a working copy that differs (an edit, or compare.noise
+ * calibrate just wrote) is not what this plan is of, and the plan says so first.
+ */
+async function uncommittedSpec(values: Values): Promise<string[]> {
+  const spec = values.spec;
+  const head = values["head-ref"];
+  if (typeof spec !== "string" || typeof head !== "string") return [];
+  const git = (args: string[]) =>
+    promisify(execFile)("git", args, { maxBuffer: 8 << 20 }).then(
+      (r) => r.stdout,
+      () => undefined,
+    );
+  const committed = await git(["show", `${head}:${spec.replace(/^\.\//, "")}`]);
+  const working = await readFile(spec, "utf8").catch(() => undefined);
+  if (committed === undefined || working === undefined || committed === working) return [];
+  return [
+    `note: ${spec} differs from its text at ${head}: this plan reads the committed one (--head-ref); commit the change (compare.noise from calibrate, say) to plan it`,
+    "",
+  ];
 }
