@@ -2639,8 +2639,8 @@ async function cmdPlan(args) {
     ...typeof runId === "string" ? { runId } : {},
     ...shards !== void 0 ? { shards } : {}
   });
-  const uncommitted = await uncommittedSpec(values);
-  process.stdout.write(`${[...uncommitted, ...headLines(loaded)].join("\n")}${plan.text}`);
+  for (const line of [...await uncommittedSpec(values), ...headLines(loaded)]) log(line);
+  process.stdout.write(plan.text);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
@@ -2662,14 +2662,12 @@ function refuseComparisonFlags(loaded, values) {
 function headLines(loaded) {
   if (loaded.same)
     return [
-      `nothing to measure: ${loaded.same}; compare passes in seconds and starts nothing. What it would run if they differed:`,
-      ""
+      `nothing to measure: ${loaded.same}; compare passes in seconds and starts nothing. What it would run if they differed:`
     ];
-  if (loaded.adoption) return [`new spec: ${loaded.adoption.why}.`, ""];
+  if (loaded.adoption) return [`new spec: ${loaded.adoption.why}.`];
   if (!loaded.variants)
     return [
-      `${loaded.path} as \`tiperf run\` runs it: one variant, no comparison. The PR check compares two commits: add --base-ref REF --head-ref REF to plan that.`,
-      ""
+      `${loaded.path} as \`tiperf run\` runs it: one variant, no comparison. The PR check compares two commits: add --base-ref REF --head-ref REF to plan that.`
     ];
   return [];
 }
@@ -2685,8 +2683,7 @@ async function uncommittedSpec(values) {
   const working = await readFile5(spec, "utf8").catch(() => void 0);
   if (committed === void 0 || working === void 0 || committed === working) return [];
   return [
-    `note: ${spec} differs from its text at ${head}: this plan reads the committed one (--head-ref); commit the change (compare.noise from calibrate, say) to plan it`,
-    ""
+    `note: ${spec} differs from its text at ${head}: this plan reads the committed one (--head-ref); commit the change (compare.noise from calibrate, say) to plan it`
   ];
 }
 

@@ -169,7 +169,8 @@ describe("flags in tiperf's words", () => {
     );
     const one = cli(["plan", "--spec", "workloads/pr.yaml"]);
     assert.equal((await one.done).code, 0);
-    assert.match(one.stdout(), /^workloads\/pr\.yaml as `tiperf run` runs it: one variant, no comparison/);
+    assert.match(one.stderr(), /^workloads\/pr\.yaml as `tiperf run` runs it: one variant, no comparison/m);
+    assert.match(one.stdout(), /^target: /, "stdout is the plan, as plan.txt");
   });
 });
 
@@ -182,13 +183,13 @@ describe("plan says what it is of", () => {
     git("commit", "-qm", "spec");
     const clean = cli(["plan", "--spec", "w.yaml", "--base-ref", "HEAD", "--head-ref", "HEAD"], {}, dir);
     assert.equal((await clean.done).code, 0, clean.stderr());
-    assert.match(clean.stdout(), /^nothing to measure: w\.yaml is the same at HEAD and HEAD/);
+    assert.match(clean.stderr(), /^nothing to measure: w\.yaml is the same at HEAD and HEAD/m);
     writeFileSync(join(dir, "w.yaml"), `${readFileSync(join(dir, "w.yaml"), "utf8")}# an edit\n`);
     const edited = cli(["plan", "--spec", "w.yaml", "--base-ref", "HEAD", "--head-ref", "HEAD"], {}, dir);
     assert.equal((await edited.done).code, 0, edited.stderr());
     assert.match(
-      edited.stdout(),
-      /^note: w\.yaml differs from its text at HEAD: this plan reads the committed one/,
+      edited.stderr(),
+      /^note: w\.yaml differs from its text at HEAD: this plan reads the committed one/m,
     );
   });
 });

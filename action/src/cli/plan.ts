@@ -32,8 +32,9 @@ export async function cmdPlan(args: string[]): Promise<number> {
     ...(typeof runId === "string" ? { runId } : {}),
     ...(shards !== undefined ? { shards } : {}),
   });
-  const uncommitted = await uncommittedSpec(values);
-  process.stdout.write(`${[...uncommitted, ...headLines(loaded)].join("\n")}${plan.text}`);
+  // what the plan is of, on stderr: stdout is the plan, exactly the plan.txt a run of it writes
+  for (const line of [...(await uncommittedSpec(values)), ...headLines(loaded)]) log(line);
+  process.stdout.write(plan.text);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
     log(`plan: wrote ${written.length} files to ${values.out}`);
@@ -62,13 +63,11 @@ function headLines(loaded: LoadedSpec): string[] {
   if (loaded.same)
     return [
       `nothing to measure: ${loaded.same}; compare passes in seconds and starts nothing. What it would run if they differed:`,
-      "",
     ];
-  if (loaded.adoption) return [`new spec: ${loaded.adoption.why}.`, ""];
+  if (loaded.adoption) return [`new spec: ${loaded.adoption.why}.`];
   if (!loaded.variants)
     return [
       `${loaded.path} as \`tiperf run\` runs it: one variant, no comparison. The PR check compares two commits: add --base-ref REF --head-ref REF to plan that.`,
-      "",
     ];
   return [];
 }
@@ -91,6 +90,5 @@ async function uncommittedSpec(values: Values): Promise<string[]> {
   if (committed === undefined || working === undefined || committed === working) return [];
   return [
     `note: ${spec} differs from its text at ${head}: this plan reads the committed one (--head-ref); commit the change (compare.noise from calibrate, say) to plan it`,
-    "",
   ];
 }
