@@ -11,7 +11,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { lookShares } from "../action/src/compare/looks.ts";
-import { judgeCell } from "../action/src/compare/samples.ts";
+import { judgeCell, pairedSamples } from "../action/src/compare/samples.ts";
 import { rng } from "../action/src/compare/stats.ts";
 import type { Result } from "../action/src/result/model.ts";
 import { readResult } from "../action/src/result/store.ts";
@@ -46,20 +46,19 @@ const tolerances = Object.fromEntries(
     .map((kv) => [kv.split("=")[0] as string, Number(kv.split("=")[1]) / 100]),
 );
 
-/** Each cell's pairs of one metric (base, head, block), by round. */
+/** Each cell's pairs of one metric (base, head, block), by round, as compare pairs them. */
 function bankOf(result: Result, metric: string): Map<string, Pair[]> {
   const out = new Map<string, Pair[]>();
-  const ok = result.cells.filter((c) => c.round > 0 && c.status === "ok");
-  for (const b of ok.filter((c) => c.variant === "base")) {
-    const h = ok.find(
-      (c) =>
-        c.variant === "head" && c.round === b.round && c.workload === b.workload && c.threads === b.threads,
-    );
-    const vb = b.metrics[metric]?.value;
-    const vh = h?.metrics[metric]?.value;
-    if (!(vb && vb > 0 && vh && vh > 0)) continue;
-    const key = `${b.workload} threads=${b.threads}`;
-    out.set(key, [...(out.get(key) ?? []), [vb, vh, b.block ?? 1]]);
+  const cells = new Map(
+    result.cells.filter((c) => c.round > 0).map((c) => [`${c.workload} threads=${c.threads}`, c]),
+  );
+  for (const [key, c] of cells) {
+    const s = pairedSamples(result, "base", "head", { workload: c.workload, threads: c.threads }, metric);
+    if (s.base.length)
+      out.set(
+        key,
+        s.base.map((v, i) => [v, s.head[i] as number, s.blocks?.[i] ?? 1]),
+      );
   }
   return out;
 }

@@ -50,13 +50,14 @@ import {
   rng,
   runAgainstBaseline,
   runSpec,
+  specAtRef,
   stddev,
   upsertIssue,
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-VETV3EOL.js";
+} from "./chunk-XZOVJY2O.js";
 import {
   reapLedger
 } from "./chunk-PTBJGIH4.js";
@@ -2615,9 +2616,7 @@ async function cmdParse(args) {
 }
 
 // action/src/cli/plan.ts
-import { execFile } from "node:child_process";
 import { readFile as readFile5 } from "node:fs/promises";
-import { promisify } from "node:util";
 async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
@@ -2675,11 +2674,7 @@ async function uncommittedSpec(values) {
   const spec = values.spec;
   const head = values["head-ref"];
   if (typeof spec !== "string" || typeof head !== "string") return [];
-  const git2 = (args) => promisify(execFile)("git", args, { maxBuffer: 8 << 20 }).then(
-    (r) => r.stdout,
-    () => void 0
-  );
-  const committed = await git2(["show", `${head}:${spec.replace(/^\.\//, "")}`]);
+  const committed = await specAtRef(spec, head).catch(() => void 0);
   const working = await readFile5(spec, "utf8").catch(() => void 0);
   if (committed === void 0 || working === void 0 || committed === working) return [];
   return [

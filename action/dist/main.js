@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-VETV3EOL.js";
+} from "./chunk-XZOVJY2O.js";
 import {
   getInput,
   info,

@@ -1,13 +1,12 @@
 // `tiperf plan` on the command line: its flags read and checked, then the pipeline's step; the
 // synopsis is commands.ts's (`tiperf help plan`).
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
-import { promisify } from "node:util";
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { withSourceBuilds } from "../pipeline/builds.ts";
 import { planRun, writePlan } from "../pipeline/plan.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { specAtRef } from "../specfile/prepare.ts";
 import { flags, log, specSource } from "./args.ts";
 
 export async function cmdPlan(args: string[]): Promise<number> {
@@ -80,12 +79,7 @@ async function uncommittedSpec(values: Values): Promise<string[]> {
   const spec = values.spec;
   const head = values["head-ref"];
   if (typeof spec !== "string" || typeof head !== "string") return [];
-  const git = (args: string[]) =>
-    promisify(execFile)("git", args, { maxBuffer: 8 << 20 }).then(
-      (r) => r.stdout,
-      () => undefined,
-    );
-  const committed = await git(["show", `${head}:${spec.replace(/^\.\//, "")}`]);
+  const committed = await specAtRef(spec, head).catch(() => undefined);
   const working = await readFile(spec, "utf8").catch(() => undefined);
   if (committed === undefined || working === undefined || committed === working) return [];
   return [

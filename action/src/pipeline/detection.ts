@@ -8,6 +8,17 @@ import { costMetric } from "../observe/cost.ts";
 import { tiperfCommand } from "../proc/env.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 
+type Noise = NonNullable<NonNullable<LoadedSpec["variants"]>["compare"]["noise"]>;
+
+/**
+ * A metric's noise in compare.noise: a cost metric's is its own (throughput's would overstate what
+ * it detects); another's its own or else the workload's (throughput's). Undefined where none is given.
+ */
+export function metricNoise(noise: Noise, workload: string, metric: string) {
+  const w = noise.workloads[workload];
+  return costMetric(metric) ? w?.metrics?.[metric] : (w?.metrics?.[metric] ?? w);
+}
+
 /** The smallest change each cell detects at PLAN_POWER from compare.noise; refused: noise of a workload the spec lacks. */
 export function detectionOf(
   loaded: LoadedSpec,
@@ -44,9 +55,7 @@ export function detectionOf(
   const pct = (x: number) => `${(x * 100).toFixed(1)}%`;
   const cells = keys.flatMap((k) =>
     Object.entries(k.rules).map(([metric, rule]) => {
-      const w = noise.workloads[k.workload];
-      // a cost metric's noise is its own: throughput's would overstate what it detects
-      const n = costMetric(metric) ? w?.metrics?.[metric] : (w?.metrics?.[metric] ?? w);
+      const n = metricNoise(noise, k.workload, metric);
       if (!n)
         return `${k.workload} threads=${k.threads} ${metric}: no noise given (compare.noise.workloads.${k.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
       const mde = plannedMde(n, { rounds, blocks: compare.blocks }, alpha, rule.tolerance, rule.better);

@@ -4,8 +4,8 @@
 // compare.budget lets it).
 import { familyOf } from "../compare/judge-results.ts";
 import { lookShares, undecidedChance } from "../compare/looks.ts";
-import { costMetric } from "../observe/cost.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { metricNoise } from "./detection.ts";
 import { planDuration } from "./estimate.ts";
 import type { CompareSchedule } from "./schedule.ts";
 
@@ -67,8 +67,7 @@ function expectedSeconds(
     for (const k of keys) {
       let decided = 1;
       for (const [metric, rule] of Object.entries(k.rules)) {
-        const w = noise.workloads[k.workload];
-        const n = costMetric(metric) ? w?.metrics?.[metric] : (w?.metrics?.[metric] ?? w);
+        const n = metricNoise(noise, k.workload, metric);
         if (!n) return undefined;
         decided *= 1 - undecidedChance(n, { blocks: look * compare.blocks, perBlock }, alpha, rule.tolerance);
       }

@@ -136,14 +136,10 @@ export function furtherBlocks(
   const seed = (s.seed ^ Math.imul(look, 0x27d4eb2d)) >>> 0;
   const per = f.blocks * f.roundsPerBlock;
   const turnOf = drawnTurns(names, cells, per, seed);
-  const restartOrder = rng(seed ^ 0x5bd1e995);
+  const restartOrder = restarted(names, seed);
   const firstRound = designRounds + (look - 2) * per + 1;
   return Array.from({ length: f.blocks }, (_, b) => {
-    const restarts = [...names];
-    for (let i = restarts.length - 1; i > 0; i--) {
-      const j = Math.floor(restartOrder() * (i + 1));
-      [restarts[i], restarts[j]] = [restarts[j] as string, restarts[i] as string];
-    }
+    const restarts = restartOrder();
     const rounds: ScheduledRound[] = [
       ...Array.from({ length: f.warmupRounds }, () => ({
         round: 0,
@@ -168,6 +164,19 @@ export function seedOf(text: string): number {
   let h = 2166136261;
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619) >>> 0;
   return h % 2 ** 31;
+}
+
+/** Each next block's restart order: the variants shuffled, seeded (the same draws as ever for a seed). */
+function restarted(names: string[], seed: number): () => string[] {
+  const random = rng(seed ^ 0x5bd1e995);
+  return () => {
+    const order = [...names];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j] as string, order[i] as string];
+    }
+    return order;
+  };
 }
 
 /** What a comparison's schedule is drawn from: its spec's design, its cells and its seed. */
@@ -226,17 +235,10 @@ export function compareSchedule(o: ScheduleOptions): CompareSchedule {
         : [...names].reverse()
       : (groupRows[(block - 1) % groupRows.length] as string[]);
   // fresh instances before each block after the first, in random order
-  const restartOrder = rng(seed ^ 0x5bd1e995);
+  const restartOrder = restarted(names, seed);
   const blocks: ScheduledBlock[] = [];
   for (let block = 1; block <= lastBlock; block++) {
-    let restarts: string[] = [];
-    if (block > 1 && !o.grouped) {
-      restarts = [...names];
-      for (let i = restarts.length - 1; i > 0; i--) {
-        const j = Math.floor(restartOrder() * (i + 1));
-        [restarts[i], restarts[j]] = [restarts[j] as string, restarts[i] as string];
-      }
-    }
+    const restarts: string[] = block > 1 && !o.grouped ? restartOrder() : [];
     const round = (r: number): ScheduledRound => ({
       round: r,
       turns: Array.from({ length: o.cells }, (_, c) => turnOf(r, c)),

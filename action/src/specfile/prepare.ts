@@ -120,7 +120,7 @@ async function fileMapping(file: string): Promise<Obj> {
 }
 
 /** The spec file as it was at a git ref: `git show REF:PATH`, arguments passed as an array. */
-async function specAtRef(spec: string, ref: string, cwd?: string): Promise<string> {
+export async function specAtRef(spec: string, ref: string, cwd?: string): Promise<string> {
   try {
     const { stdout } = await promisify(execFile)("git", ["show", `${ref}:${spec.replace(/^\.\//, "")}`], {
       cwd,

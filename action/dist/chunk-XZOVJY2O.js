@@ -6512,6 +6512,10 @@ function lookedJudgement(l) {
 }
 
 // action/src/pipeline/detection.ts
+function metricNoise(noise, workload, metric) {
+  const w2 = noise.workloads[workload];
+  return costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
+}
 function detectionOf(loaded, looks) {
   const compare3 = loaded.variants?.compare;
   const noise = compare3?.noise;
@@ -6540,8 +6544,7 @@ function detectionOf(loaded, looks) {
   const pct4 = (x4) => `${(x4 * 100).toFixed(1)}%`;
   const cells = keys4.flatMap(
     (k2) => Object.entries(k2.rules).map(([metric, rule4]) => {
-      const w2 = noise.workloads[k2.workload];
-      const n = costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
+      const n = metricNoise(noise, k2.workload, metric);
       if (!n)
         return `${k2.workload} threads=${k2.threads} ${metric}: no noise given (compare.noise.workloads.${k2.workload}${costMetric(metric) ? `.metrics.${metric}` : ""})`;
       const mde = plannedMde(n, { rounds, blocks: compare3.blocks }, alpha, rule4.tolerance, rule4.better);
@@ -7149,8 +7152,7 @@ function expectedSeconds(loaded, designLooks, seconds2, perLook) {
     for (const k2 of keys4) {
       let decided = 1;
       for (const [metric, rule4] of Object.entries(k2.rules)) {
-        const w2 = noise.workloads[k2.workload];
-        const n = costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
+        const n = metricNoise(noise, k2.workload, metric);
         if (!n) return void 0;
         decided *= 1 - undecidedChance(n, { blocks: look * compare3.blocks, perBlock }, alpha, rule4.tolerance);
       }
@@ -7427,14 +7429,10 @@ function furtherBlocks(s2, names, cells, look) {
   const seed = (s2.seed ^ Math.imul(look, 668265261)) >>> 0;
   const per = f.blocks * f.roundsPerBlock;
   const turnOf = drawnTurns(names, cells, per, seed);
-  const restartOrder = rng(seed ^ 1540483477);
+  const restartOrder = restarted(names, seed);
   const firstRound = designRounds + (look - 2) * per + 1;
   return Array.from({ length: f.blocks }, (_, b10) => {
-    const restarts = [...names];
-    for (let i = restarts.length - 1; i > 0; i--) {
-      const j = Math.floor(restartOrder() * (i + 1));
-      [restarts[i], restarts[j]] = [restarts[j], restarts[i]];
-    }
+    const restarts = restartOrder();
     const rounds = [
       ...Array.from({ length: f.warmupRounds }, () => ({
         round: 0,
@@ -7458,6 +7456,17 @@ function seedOf(text3) {
   for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
   return h2 % 2 ** 31;
 }
+function restarted(names, seed) {
+  const random2 = rng(seed ^ 1540483477);
+  return () => {
+    const order = [...names];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  };
+}
 function drawnTurns(names, cells, rounds, seed) {
   const pairOrder = interleavedOrder(rounds, cells, seed);
   const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
@@ -7479,17 +7488,10 @@ function compareSchedule(o) {
     (row) => row.map((i) => names[i])
   ) : [];
   const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
-  const restartOrder = rng(seed ^ 1540483477);
+  const restartOrder = restarted(names, seed);
   const blocks = [];
   for (let block2 = 1; block2 <= lastBlock; block2++) {
-    let restarts = [];
-    if (block2 > 1 && !o.grouped) {
-      restarts = [...names];
-      for (let i = restarts.length - 1; i > 0; i--) {
-        const j = Math.floor(restartOrder() * (i + 1));
-        [restarts[i], restarts[j]] = [restarts[j], restarts[i]];
-      }
-    }
+    const restarts = block2 > 1 && !o.grouped ? restartOrder() : [];
     const round3 = (r) => ({
       round: r,
       turns: Array.from({ length: o.cells }, (_, c4) => turnOf(r, c4))
@@ -70519,6 +70521,7 @@ export {
   parseLogin,
   compareOverrides,
   parseTolerance,
+  specAtRef,
   prepareSpec,
   composedSpec,
   narrowSpec,
