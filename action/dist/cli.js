@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-XZOVJY2O.js";
+} from "./chunk-RP7EMSKH.js";
 import {
   reapLedger
-} from "./chunk-PTBJGIH4.js";
+} from "./chunk-KPG7UR76.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-4UCTQHSW.js";
+} from "./chunk-VMUEQFMJ.js";
 import {
   CLOUDS,
   Interrupted,
@@ -85,7 +85,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 import {
   external_exports,
   parseAge,

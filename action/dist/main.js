@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-XZOVJY2O.js";
+} from "./chunk-RP7EMSKH.js";
 import {
   getInput,
   info,
@@ -33,14 +33,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-4UCTQHSW.js";
+} from "./chunk-VMUEQFMJ.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-PTBJGIH4.js";
+} from "./chunk-KPG7UR76.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-4UCTQHSW.js";
+import "./chunk-VMUEQFMJ.js";
 import {
   ledgerDir
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";

@@ -287,6 +287,31 @@ describe("a private tidb-server (provider local)", () => {
     assert.equal(plan.files["tidb/base-tidb.toml"], '[log]\nlevel = "error"\n');
   });
 
+  test("a counting build (target.counting) starts with its counters' socket, in the plan and its step", async () => {
+    const spec = (counting: string) =>
+      parseSpec(
+        `name: c\ntarget: {kind: tidb, profile: ${join(ROOT, "infra/profiles/local.yaml")}, binpath: /opt/tidb-server${counting}}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}\n`,
+        "c.yaml",
+      );
+    const plan = await planRun(spec(", counting: true"), {});
+    const start = plan.text.split("\n").find((l) => l.includes("[start] TIPERF_COUNTERS_SOCKET="));
+    assert.ok(
+      start?.startsWith(
+        "  [start] TIPERF_COUNTERS_SOCKET='<workdir of tiperf-c>/counters.sock' '<workdir of tiperf-c>/bin/tidb-server' -store unistore",
+      ),
+      plan.text,
+    );
+    assert.match(start ?? "", /a counting build: its Go statements counted/);
+    const step = plan.target?.steps.find(
+      (x) => x.key?.startsWith("start") && "command" in x.run && x.run.env,
+    );
+    assert.deepEqual(step && "env" in step.run ? step.run.env : undefined, {
+      TIPERF_COUNTERS_SOCKET: "<workdir of tiperf-c>/counters.sock",
+    });
+    // a plain build starts without one
+    assert.doesNotMatch((await planRun(spec(""), {})).text, /COUNTERS_SOCKET/);
+  });
+
   test("a local profile refuses what only a cluster has; binpath and resources are refused where they cannot work", async () => {
     const local = (extra: string) => `name: l\nprovider: local\n${extra}`;
     assert.throws(

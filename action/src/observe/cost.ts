@@ -56,6 +56,14 @@ export const COST_METRICS: Record<string, CostMetric> = {
     unit: "1/op",
     label: "statements/op",
   },
+  // a counting build's Go statements executed (targets/tidb/counting.ts), summed over its files
+  go_stmts_per_op: {
+    counter: "go_statements",
+    selects: ["tidb:go_statements_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "Go statements/op",
+  },
   cop_requests_per_op: {
     counter: "cop_requests",
     selects: ['tidb:tidb_distsql_handle_query_duration_seconds_count{sql_type="general"}'],

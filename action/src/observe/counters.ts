@@ -164,6 +164,8 @@ export function isTime(key: string): boolean {
  * first whose pattern matches the counter's name.
  */
 export const COUNTER_GROUPS: readonly { group: string; pattern: RegExp }[] = [
+  // a counting build's statements executed, one series per source file (targets/tidb/counting.ts)
+  { group: "code executed", pattern: /^go_statements_total$/ },
   { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
   { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
   { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },

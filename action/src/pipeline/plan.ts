@@ -8,8 +8,8 @@ import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
 import { costMetric, IDLE_WINDOW_S, PER_OP } from "../observe/cost.ts";
 import { writeAtomic } from "../proc/files.ts";
-import { shellCommand } from "../proc/quote.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import { stepLine } from "../targets/plan-step.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { PlanStep, TargetPlan } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
@@ -66,28 +66,6 @@ export interface PlanOptions {
   target?: TargetPlan;
   /** The load host's CPU count, once the run reached it (its data steps load with up to this many threads). */
   loadHostCores?: number;
-}
-
-/** A step as one line: a pasteable command, a SQL statement or an HTTP request. */
-export function stepLine(s: PlanStep): string {
-  const where = s.where === "runner" || s.where === undefined ? "" : ` (${s.where})`;
-  const run = s.run;
-  const text =
-    "sql" in run
-      ? `SQL: ${run.sql}`
-      : "get" in run
-        ? `GET ${run.get}`
-        : "post" in run
-          ? `POST ${run.post} ${run.body}`
-          : "patch" in run
-            ? `PATCH ${run.patch} ${run.body}`
-            : "delete" in run
-              ? `DELETE ${run.delete}`
-              : // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
-                /^[a-z][\w-]* /.test(run.command[0] ?? "")
-                ? run.command.join(" && ")
-                : shellCommand(run.command);
-  return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 
 /** The target's plan of a loaded spec: its kind's, for every variant that runs, on one profile. */

@@ -1,6 +1,7 @@
 // A plan's step: what `tiperf plan` prints and the run carries out, and how it writes what only
 // the run can know.
 import { RunError } from "../errors.ts";
+import { shellCommand, shellQuote } from "../proc/quote.ts";
 
 /**
  * One thing a run does, as `tiperf plan` prints it and the run carries it out: a program with its
@@ -17,7 +18,11 @@ export interface PlanStep {
   variant?: string;
   where: "runner" | "load host" | "pod";
   run:
-    | { command: string[] }
+    | {
+        command: string[];
+        /** Variables the program is started with, besides the clean environment every server gets. */
+        env?: Record<string, string>;
+      }
     | { sql: string }
     | { get: string }
     | { post: string; body: string }
@@ -51,7 +56,10 @@ export function filledStep(step: PlanStep, fill: (text: string) => string): Plan
   const r = step.run;
   const run: PlanStep["run"] =
     "command" in r
-      ? { command: r.command.map(fill) }
+      ? {
+          command: r.command.map(fill),
+          ...(r.env ? { env: Object.fromEntries(Object.entries(r.env).map(([k, v]) => [k, fill(v)])) } : {}),
+        }
       : "sql" in r
         ? { sql: fill(r.sql) }
         : "get" in r
@@ -62,4 +70,29 @@ export function filledStep(step: PlanStep, fill: (text: string) => string): Plan
               ? { patch: fill(r.patch), body: fill(r.body) }
               : { post: fill(r.post), body: fill(r.body) };
   return { ...step, run };
+}
+
+/** A step as one line: a pasteable command, a SQL statement or an HTTP request. */
+export function stepLine(s: PlanStep): string {
+  const where = s.where === "runner" || s.where === undefined ? "" : ` (${s.where})`;
+  const run = s.run;
+  const text =
+    "sql" in run
+      ? `SQL: ${run.sql}`
+      : "get" in run
+        ? `GET ${run.get}`
+        : "post" in run
+          ? `POST ${run.post} ${run.body}`
+          : "patch" in run
+            ? `PATCH ${run.patch} ${run.body}`
+            : "delete" in run
+              ? `DELETE ${run.delete}`
+              : // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
+                /^[a-z][\w-]* /.test(run.command[0] ?? "")
+                ? run.command.join(" && ")
+                : [
+                    ...Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
+                    shellCommand(run.command),
+                  ].join(" ");
+  return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }

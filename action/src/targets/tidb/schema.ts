@@ -70,6 +70,12 @@ export const TidbTargetSchema = z.strictObject({
     )
     .optional(),
   /**
+   * The tidb-server binary is a counting build (go build -cover with tiperf's counting file, as
+   * target.source.count makes it): its Go statements executed per operation are read. Set by
+   * target.source.count; give it with a binpath built so.
+   */
+  counting: z.boolean().optional(),
+  /**
    * A TiDB source tree to build tidb-server from (instead of a binpath): the build runs in a
    * checkout of `ref` kept beside the tree, and each commit's binary is kept, never built twice.
    */
@@ -102,6 +108,23 @@ export const TidbTargetSchema = z.strictObject({
         .string()
         .regex(/^\d+(\.\d+)?[MG]$/, "must be a size like 10G or 800M")
         .default("10G"),
+      /**
+       * A counting build (targets/tidb/counting.ts): Go's coverage counters compiled into the
+       * tree's packages, so that the Go statements the server executes per operation are counted
+       * (go_stmts_per_op, per source file among what the server did differently). `true`: the
+       * main package in cmd/tidb-server, every package of the tree's module counted.
+       */
+      count: z
+        .union([
+          z.literal(true),
+          z.strictObject({
+            /** The directory of tidb-server's main package in the tree. */
+            main: z.string().min(1).default("cmd/tidb-server"),
+            /** Go package patterns to count (go build -coverpkg); default: the module's every package. */
+            packages: z.array(z.string().min(1)).min(1).optional(),
+          }),
+        ])
+        .optional(),
       /** The longest a build may take (like 45m). */
       timeout: z
         .string()

@@ -26,6 +26,7 @@ import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../yaml/keys.ts";
 import type { SourceBuilder } from "../types.ts";
+import { COUNTING_FILE, COUNTING_GO, type CountSpec, countingBuild } from "./counting.ts";
 import { deployerOf } from "./deployments/registry.ts";
 import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
@@ -60,10 +61,23 @@ export function treeDir(path: string, root = buildsRoot()): string {
 /** Builds differ by commit and by how they are made (command, binary, environment). */
 export function buildKey(commit: string, src: SourceSpec): string {
   const how = createHash("sha256")
-    .update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()]))
+    .update(
+      JSON.stringify([
+        src.build,
+        src.binary,
+        Object.entries(src.env ?? {}).sort(),
+        // a counting build is another binary of the same commit
+        ...(src.count ? [countOf(src)] : []),
+      ]),
+    )
     .digest("hex")
     .slice(0, 8);
   return `${commit}-${how}`;
+}
+
+/** target.source.count with its defaults filled in. */
+function countOf(src: SourceSpec): CountSpec {
+  return src.count === true || src.count === undefined ? { main: "cmd/tidb-server" } : src.count;
 }
 
 /** git in the build checkout; a failure names the step. */
@@ -168,6 +182,36 @@ function lock(dir: string): () => void {
   throw new RunError(`${dir}: cannot take the build lock`);
 }
 
+/** The spec's build command in the checkout (a counting build: tiperf's file in, GOFLAGS, its file out). */
+async function runBuild(
+  src: SourceSpec,
+  tree: string,
+  what: string,
+  logFile: string,
+  opts: { log: (line: string) => void; signal?: AbortSignal },
+) {
+  const counting = src.count ? countingBuild(tree, countOf(src), buildEnv(src)) : undefined;
+  if (counting) writeFileSync(counting.file, COUNTING_GO);
+  const [command, ...args] = src.build as [string, ...string[]];
+  opts.log(
+    `build ${what}: ${src.build.join(" ")} (in ${tree})${counting ? `, counting: GOFLAGS=${counting.env.GOFLAGS} and ${COUNTING_FILE} in ${countOf(src).main}` : ""}`,
+  );
+  // a relative command is the tree's own script; a bare name is found on the PATH
+  const program = command.includes("/") && !isAbsolute(command) ? join(tree, command) : command;
+  try {
+    return await runTool(program, args, {
+      logFile,
+      limitS: (parseDuration(src.timeout) ?? 3600) as number,
+      env: counting?.env ?? buildEnv(src),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+      cwd: tree,
+    });
+  } finally {
+    // tiperf's file leaves the checkout with the build: the next commit checks out clean
+    if (counting) rmSync(counting.file, { force: true });
+  }
+}
+
 /**
  * tidb-server of `commit`: kept, or built in the tree's checkout (a git worktree beside the
  * tree, moved to the commit) with the spec's build command, its log beside the binary.
@@ -202,18 +246,7 @@ export async function buildAt(
       await gitStep(tree, ["checkout", "--detach", "--force", commit], "the build checkout");
       await gitStep(tree, ["clean", "-ffdq"], "the build checkout");
     }
-    const [command, ...args] = src.build as [string, ...string[]];
-    const limitS = (parseDuration(src.timeout) ?? 3600) as number;
-    opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    // a relative command is the tree's own script; a bare name is found on the PATH
-    const program = command.includes("/") && !isAbsolute(command) ? join(tree, command) : command;
-    const run = await runTool(program, args, {
-      logFile,
-      limitS,
-      env: buildEnv(src),
-      ...(opts.signal ? { signal: opts.signal } : {}),
-      cwd: tree,
-    });
+    const run = await runBuild(src, tree, `${commit.slice(0, 10)} ${subject}`, logFile, opts);
     const tail = run.output.trim().split("\n").slice(-8).join("\n");
     if (run.aborted) throw new RunError(`build of ${commit.slice(0, 10)} stopped: ${run.aborted}`);
     if (run.timedOut)
@@ -285,7 +318,7 @@ export const tidbSource: SourceBuilder = {
     const { source: _source, ...rest } = target;
     void _source;
     const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
-    return { ...rest, binpath };
+    return { ...rest, binpath, ...(isObj(target.source) && target.source.count ? { counting: true } : {}) };
   },
   async unseen(target, tree, base, head, profile) {
     // only a private tidb-server (unistore) leaves TiKV and PD out; a cluster profile runs them

@@ -88,14 +88,17 @@ export async function costCounters(at: ServerReach, r: Running): Promise<Record<
       all: text === undefined ? {} : promCounters(text, role),
     };
   };
-  const answers = await Promise.all(
-    roles.flatMap((role) => (r.status[role] ?? []).map((a) => read(role, a))),
-  );
-  if (answers.some((a) => a.counters === undefined)) return {};
+  const [answers, code] = await Promise.all([
+    Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => read(role, a)))),
+    // a counting build's Go statements per source file (undefined: one did not answer)
+    Promise.all(r.counting.map((c) => c.read().catch(() => undefined))),
+  ]);
+  if (answers.some((a) => a.counters === undefined) || code.some((c) => c === undefined)) return {};
   const out: Record<string, number> = {};
   const add = (k: string, v: number | undefined) => {
     if (v !== undefined) out[k] = (out[k] ?? 0) + v;
   };
+  for (const counted of code) for (const [k, v] of Object.entries(counted ?? {})) add(k, v);
   const components = new Set(answers.map((a) => a.role));
   for (const { role, counters: c = {}, all } of answers) {
     for (const [k, v] of Object.entries(all)) add(k, v);

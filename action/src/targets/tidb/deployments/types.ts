@@ -8,6 +8,7 @@ import type { Reaper } from "../../../lifecycle/ledger.ts";
 import type { RemoteHost } from "../../../proc/ssh.ts";
 import type { ToolLauncher } from "../../../proc/tool.ts";
 import type { Cost, Endpoint, PlanStep } from "../../types.ts";
+import type { CodeCounters } from "../counting.ts";
 import type { Profile, Role } from "../profile.ts";
 import type { TidbTargetSpec as TargetSpec } from "../schema.ts";
 
@@ -299,6 +300,8 @@ export interface Running {
   pids?(): number[];
   /** Settles, with why, if its servers die while the run still needs them. */
   readonly died: Promise<string>;
+  /** A counting build's counters (targets/tidb/counting.ts), one per tidb-server; empty: none counted. */
+  counting: CodeCounters[];
   /** What the form knows of it for the target's record (a private server's data directory). */
   facts?(): Record<string, unknown>;
   stop: () => Promise<void>;

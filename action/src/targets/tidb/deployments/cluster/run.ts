@@ -212,6 +212,7 @@ async function deployCluster(ctx: RunContext, d: ClusterDeployment, signal: Abor
     loaded: new Set(),
     users: 0,
     restarts: 0,
+    counting: [],
   };
   try {
     // a build that is not there fails before anything is deployed

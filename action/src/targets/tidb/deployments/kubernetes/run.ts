@@ -293,6 +293,7 @@ export const kubernetesRuntime: FormRuntime<KubernetesDeployment> = {
         loaded: new Set(),
         users: 0,
         restarts: 0,
+        counting: [],
       };
     } catch (e) {
       await stop().catch((err: Error) => ctx.log(`teardown: ${err.message}`));

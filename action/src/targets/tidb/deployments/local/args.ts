@@ -1,5 +1,6 @@
 // A private tidb-server's command line: what its plan leaves to its start (ports, work directory),
 // the program (a build, or tiup's installed component) and its flags.
+import { COUNTERS_SOCKET_ENV } from "../../counting.ts";
 import type { Role } from "../../profile.ts";
 import type { ServerDeployment } from "./types.ts";
 
@@ -60,6 +61,13 @@ export function serverArgs(d: ServerDeployment, dir: string): string[] {
     ...(d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []),
   ];
 }
+
+/** The variables a counting build is started with: the socket of its counters, in its work directory. */
+export const serverEnv = (d: ServerDeployment): Record<string, string> | undefined =>
+  d.counting ? { [COUNTERS_SOCKET_ENV]: countersSocket(d) } : undefined;
+
+/** Where a counting build serves its counters (targets/tidb/counting.ts). */
+export const countersSocket = (d: ServerDeployment): string => `${serverSlots(d).dir}/counters.sock`;
 
 /** Its status API (the only role it has). */
 export const serverStatus = (d: ServerDeployment): Record<Role, string[]> => ({

@@ -2,7 +2,7 @@
 // store (unistore): its own ports, work directory and log, stopped by PID; restarted in place
 // between blocks.
 import { CLOUDS } from "../../../../cloud/registry.ts";
-import { shellCommand } from "../../../../proc/quote.ts";
+import { shellCommand, shellQuote } from "../../../../proc/quote.ts";
 import { PORT_AT_START } from "../../../types.ts";
 import { PLAN_DIR, toToml } from "../../config.ts";
 import { binpathsOf } from "../../schema.ts";
@@ -10,7 +10,7 @@ import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import { noInstanceTypes } from "../release.ts";
 import type { Deployer, DeploymentForm } from "../types.ts";
-import { serverArgs, serverCopy, serverProgram, serverSlots, serverStatus } from "./args.ts";
+import { serverArgs, serverCopy, serverEnv, serverProgram, serverSlots, serverStatus } from "./args.ts";
 import { serverRestarts, serverRuntime } from "./run.ts";
 import type { ServerDeployment } from "./types.ts";
 
@@ -33,6 +33,7 @@ const serverForm: DeploymentForm<ServerDeployment> = {
         version: v.target.version ?? "",
         variants: [v.name],
         ...(binpath ? { binpath } : {}),
+        ...(v.target.counting ? { counting: true as const } : {}),
         ...(configFile ? { configFile } : {}),
       });
       return o.setupOf(v, index);
@@ -62,8 +63,8 @@ const serverForm: DeploymentForm<ServerDeployment> = {
     add(
       stepKey.start(d),
       "start",
-      { command: serverArgs(d, PLAN_DIR) },
-      `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
+      { command: serverArgs(d, PLAN_DIR), ...(serverEnv(d) ? { env: serverEnv(d) } : {}) },
+      `${about}${d.counting ? ", a counting build: its Go statements counted" : ""}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
       { variant: v.name },
     );
   },
@@ -75,7 +76,10 @@ const serverForm: DeploymentForm<ServerDeployment> = {
         command: [
           `kill -TERM <pid of ${d.name}>`,
           shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
-          shellCommand(serverArgs(d, PLAN_DIR)),
+          [
+            ...Object.entries(serverEnv(d) ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
+            shellCommand(serverArgs(d, PLAN_DIR)),
+          ].join(" "),
         ],
       },
       "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program",

@@ -1,14 +1,16 @@
 // A private tidb-server carried out: started from its planned command line (tiup installs the
 // release first if it must), restarted in place between blocks, stopped by PID.
 import { join } from "node:path";
+import { RunError } from "../../../../errors.ts";
 import { findTool } from "../../../../proc/env.ts";
 import { startOnFreePort } from "../../../../proc/port.ts";
 import { processState } from "../../../../proc/process.ts";
 import { dataDirFacts } from "../../../local/server.ts";
+import { CodeCounters } from "../../counting.ts";
 import { stepKey } from "../../steps.ts";
 import { tiupHome } from "../../tiup.ts";
 import type { FormRuntime, Restart, Running } from "../types.ts";
-import { serverProgram, serverStatus } from "./args.ts";
+import { countersSocket, serverProgram, serverStatus } from "./args.ts";
 import { type RunningServer, startTidbServer } from "./server.ts";
 import type { ServerDeployment } from "./types.ts";
 
@@ -34,6 +36,7 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
         startTidbServer({
           d,
           command: (start.run as { command: string[] }).command,
+          env: (start.run as { env?: Record<string, string> }).env ?? {},
           program,
           logDir: ctx.logDirOf(setup.name) ?? join(ctx.rawDir, d.name),
           ...(setup.resources ? { resources: setup.resources } : {}),
@@ -66,7 +69,17 @@ export const serverRuntime: FormRuntime<ServerDeployment> = {
       loaded: new Set(),
       users: 0,
       restarts: 0,
+      // the socket is in its work directory: a restart serves the same one
+      counting: d.counting ? [new CodeCounters(local.fill(countersSocket(d)))] : [],
     };
+    // a counting build that serves no counters is said now, not found as cells without a cost
+    for (const c of running.counting)
+      await c.read().catch(async (e: Error) => {
+        await local.life.stop();
+        throw new RunError(
+          `tidb-server ${d.name} is to be a counting build (target.counting) but its counters cannot be read: ${e.message}`,
+        );
+      });
     servers.set(running, local);
     return running;
   },

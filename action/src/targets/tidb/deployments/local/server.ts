@@ -63,6 +63,8 @@ interface TidbServerStart {
   d: ServerDeployment;
   /** The plan's start command, placeholders unfilled (its program: the copy in the work directory). */
   command: string[];
+  /** Variables besides TMPDIR (a counting build's socket), filled in. */
+  env?: Record<string, string>;
   /** The program the copy is made from (a build, or tiup's component), afresh at every start. */
   program: string;
   /** Where its logs are kept when it stops (the run's server/<name>/). */
@@ -108,7 +110,13 @@ export async function startTidbServer(o: TidbServerStart): Promise<RunningServer
   const what = `TiDB ${d.name}`;
   // TiDB's own temp files (tmp-storage-path follows TMPDIR) stay in the work directory too
   const spawn = () =>
-    startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join(workDir, "tmp") } });
+    startServerProcess(program, argv.slice(1), {
+      logFile: stdout,
+      env: {
+        ...Object.fromEntries(Object.entries(o.env ?? {}).map(([k, v]) => [k, fill(v)])),
+        TMPDIR: join(workDir, "tmp"),
+      },
+    });
   let removeCgroup: (() => Promise<void>) | undefined;
   const settle = async (s: ServerProcess) => {
     const ready = () =>

@@ -84,6 +84,7 @@ export const playgroundRuntime: FormRuntime<PlaygroundDeployment> = {
       loaded: new Set(),
       users: 0,
       restarts: 0,
+      counting: [],
     };
     playgrounds.set(running, server);
     return running;

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-4UCTQHSW.js";
+} from "./chunk-VMUEQFMJ.js";
 import {
   reapEntries
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-PDH54HOY.js");
+    const { recoverRecorded } = await import("./chunk-JV5Z7O7W.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

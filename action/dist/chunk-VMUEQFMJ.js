@@ -19,11 +19,12 @@ import {
   recordStack,
   remoteCommand,
   shellCommand,
+  shellQuote,
   sshArgs,
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 import {
   durationSchema,
   external_exports,
@@ -8122,8 +8123,23 @@ function stepOf(steps, key) {
 }
 function filledStep(step, fill) {
   const r = step.run;
-  const run = "command" in r ? { command: r.command.map(fill) } : "sql" in r ? { sql: fill(r.sql) } : "get" in r ? { get: fill(r.get) } : "delete" in r ? { delete: fill(r.delete) } : "patch" in r ? { patch: fill(r.patch), body: fill(r.body) } : { post: fill(r.post), body: fill(r.body) };
+  const run = "command" in r ? {
+    command: r.command.map(fill),
+    ...r.env ? { env: Object.fromEntries(Object.entries(r.env).map(([k, v]) => [k, fill(v)])) } : {}
+  } : "sql" in r ? { sql: fill(r.sql) } : "get" in r ? { get: fill(r.get) } : "delete" in r ? { delete: fill(r.delete) } : "patch" in r ? { patch: fill(r.patch), body: fill(r.body) } : { post: fill(r.post), body: fill(r.body) };
   return { ...step, run };
+}
+function stepLine(s) {
+  const where = s.where === "runner" || s.where === void 0 ? "" : ` (${s.where})`;
+  const run = s.run;
+  const text = "sql" in run ? `SQL: ${run.sql}` : "get" in run ? `GET ${run.get}` : "post" in run ? `POST ${run.post} ${run.body}` : "patch" in run ? `PATCH ${run.patch} ${run.body}` : "delete" in run ? `DELETE ${run.delete}` : (
+    // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
+    /^[a-z][\w-]* /.test(run.command[0] ?? "") ? run.command.join(" && ") : [
+      ...Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
+      shellCommand(run.command)
+    ].join(" ")
+  );
+  return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
 }
 
 // action/src/targets/tables.ts
@@ -8912,6 +8928,8 @@ function isTime(key) {
   );
 }
 var COUNTER_GROUPS = [
+  // a counting build's statements executed, one series per source file (targets/tidb/counting.ts)
+  { group: "code executed", pattern: /^go_statements_total$/ },
   { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
   { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
   { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },
@@ -9110,6 +9128,14 @@ var COST_METRICS = {
     scale: 1,
     unit: "1/op",
     label: "statements/op"
+  },
+  // a counting build's Go statements executed (targets/tidb/counting.ts), summed over its files
+  go_stmts_per_op: {
+    counter: "go_statements",
+    selects: ["tidb:go_statements_total"],
+    scale: 1,
+    unit: "1/op",
+    label: "Go statements/op"
   },
   cop_requests_per_op: {
     counter: "cop_requests",
@@ -10496,6 +10522,12 @@ var TidbTargetSchema = external_exports.strictObject({
     { error: "must be the path of a tidb-server binary, or {tidb, tikv, pd} paths per role" }
   ).optional(),
   /**
+   * The tidb-server binary is a counting build (go build -cover with tiperf's counting file, as
+   * target.source.count makes it): its Go statements executed per operation are read. Set by
+   * target.source.count; give it with a binpath built so.
+   */
+  counting: external_exports.boolean().optional(),
+  /**
    * A TiDB source tree to build tidb-server from (instead of a binpath): the build runs in a
    * checkout of `ref` kept beside the tree, and each commit's binary is kept, never built twice.
    */
@@ -10520,6 +10552,21 @@ var TidbTargetSchema = external_exports.strictObject({
      * least recently used go first.
      */
     keep: external_exports.string().regex(/^\d+(\.\d+)?[MG]$/, "must be a size like 10G or 800M").default("10G"),
+    /**
+     * A counting build (targets/tidb/counting.ts): Go's coverage counters compiled into the
+     * tree's packages, so that the Go statements the server executes per operation are counted
+     * (go_stmts_per_op, per source file among what the server did differently). `true`: the
+     * main package in cmd/tidb-server, every package of the tree's module counted.
+     */
+    count: external_exports.union([
+      external_exports.literal(true),
+      external_exports.strictObject({
+        /** The directory of tidb-server's main package in the tree. */
+        main: external_exports.string().min(1).default("cmd/tidb-server"),
+        /** Go package patterns to count (go build -coverpkg); default: the module's every package. */
+        packages: external_exports.array(external_exports.string().min(1)).min(1).optional()
+      })
+    ]).optional(),
     /** The longest a build may take (like 45m). */
     timeout: external_exports.string().regex(/^\d+(s|m|h)$/, "must be a duration like 45m or 2h").default("60m")
   }).optional(),
@@ -11768,7 +11815,8 @@ async function deployCluster(ctx, d, signal) {
     up: false,
     loaded: /* @__PURE__ */ new Set(),
     users: 0,
-    restarts: 0
+    restarts: 0,
+    counting: []
   };
   try {
     for (const [role, binpath] of Object.entries(d.binpaths))
@@ -13209,7 +13257,8 @@ var kubernetesRuntime = {
         up: true,
         loaded: /* @__PURE__ */ new Set(),
         users: 0,
-        restarts: 0
+        restarts: 0,
+        counting: []
       };
     } catch (e) {
       await stop().catch((err) => ctx.log(`teardown: ${err.message}`));
@@ -13714,6 +13763,148 @@ var KUBERNETES = {
   }
 };
 
+// action/src/targets/tidb/counting.ts
+import { execFile } from "node:child_process";
+import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
+import { mkdtemp as mkdtemp2, rm as rm7, writeFile as writeFile5 } from "node:fs/promises";
+import { request } from "node:http";
+import { join as join14 } from "node:path";
+var COUNTING_FILE = "tiperf_counting.go";
+var COUNTERS_SOCKET_ENV = "TIPERF_COUNTERS_SOCKET";
+var GO_STATEMENTS = "go_statements_total";
+var COUNTING_GO = `// Added by tiperf to a counting build (go build -cover); not part of the tree. It serves this
+// process's coverage counters on the Unix socket named by ${COUNTERS_SOCKET_ENV}, so that the Go
+// statements executed over a window can be read (runtime/coverage, Go 1.20 or later).
+package main
+
+import (
+	"net"
+	"net/http"
+	"os"
+	"runtime/coverage"
+)
+
+func init() {
+	socket := os.Getenv("${COUNTERS_SOCKET_ENV}")
+	if socket == "" {
+		return
+	}
+	_ = os.Remove(socket)
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		os.Stderr.WriteString("tiperf counting build: cannot serve counters on " + socket + ": " + err.Error() + "\\n")
+		os.Exit(1)
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/meta", func(w http.ResponseWriter, _ *http.Request) {
+		if err := coverage.WriteMeta(w); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	})
+	mux.HandleFunc("/counters", func(w http.ResponseWriter, _ *http.Request) {
+		if err := coverage.WriteCounters(w); err != nil {
+			http.Error(w, err.Error(), http.StatusInternalServerError)
+		}
+	})
+	go func() { _ = http.Serve(ln, mux) }()
+}
+`;
+function moduleOf(tree) {
+  const file = join14(tree, "go.mod");
+  const m = existsSync5(file) ? /^module\s+(\S+)/m.exec(readFileSync5(file, "utf8")) : null;
+  if (!m)
+    throw new InputError(`target.source.count: ${file} names no module: a counting build needs a Go module`);
+  return m[1];
+}
+function countingBuild(tree, count, env) {
+  const main = join14(tree, count.main);
+  if (!existsSync5(main))
+    throw new InputError(
+      `target.source.count.main: ${count.main} is not a directory of the checkout (the main package of tidb-server, like cmd/tidb-server)`
+    );
+  const packages = count.packages?.length ? count.packages : [`${moduleOf(tree)}/...`];
+  const flags = `-cover -covermode=atomic -coverpkg=${packages.join(",")}`;
+  return {
+    file: join14(main, COUNTING_FILE),
+    env: { ...env, GOFLAGS: env.GOFLAGS ? `${env.GOFLAGS} ${flags}` : flags }
+  };
+}
+function getSocket(socket, path) {
+  return new Promise((resolve3, reject) => {
+    const req = request({ socketPath: socket, path, timeout: COUNTERS_TIMEOUT_MS }, (res) => {
+      const chunks = [];
+      res.on("data", (d) => chunks.push(d));
+      res.on("end", () => {
+        const body = Buffer.concat(chunks);
+        if ((res.statusCode ?? 0) >= 400)
+          reject(new Error(`${socket} ${path}: HTTP ${res.statusCode}: ${body.toString("utf8").trim()}`));
+        else resolve3(body);
+      });
+    });
+    req.on("timeout", () => req.destroy(new Error(`${socket} ${path}: no answer`)));
+    req.on("error", reject);
+    req.end();
+  });
+}
+function metaHash(meta) {
+  if (meta.length < 40 || meta.readUInt32BE(0) !== 6518381)
+    throw new Error("not a Go coverage meta-data file (is the binary a counting build, go build -cover?)");
+  return meta.subarray(24, 40).toString("hex");
+}
+function statementsPerFile(textfmt) {
+  const out = /* @__PURE__ */ new Map();
+  for (const line of textfmt.split("\n")) {
+    const m = /^(.+):\d+\.\d+,\d+\.\d+ (\d+) (\d+)$/.exec(line);
+    if (!m) continue;
+    const file = m[1];
+    const n = Number(m[2]) * Number(m[3]);
+    if (n === 0 || file.endsWith(`/${COUNTING_FILE}`)) continue;
+    out.set(file, (out.get(file) ?? 0) + n);
+  }
+  return out;
+}
+function runGo(go, args) {
+  return new Promise((resolve3, reject) => {
+    execFile(
+      go,
+      args,
+      { timeout: 6e4, maxBuffer: 1 << 20 },
+      (err, _out, stderr) => err ? reject(new Error(`${go} ${args.join(" ")}: ${stderr.trim() || err.message}`)) : resolve3()
+    );
+  });
+}
+var CodeCounters = class {
+  constructor(socket, o = {}) {
+    this.socket = socket;
+    this.o = o;
+  }
+  socket;
+  o;
+  meta;
+  n = 0;
+  /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
+  async read() {
+    if (!this.meta) {
+      const bytes = await getSocket(this.socket, "/meta");
+      this.meta = { bytes, hash: metaHash(bytes) };
+    }
+    const counters = await getSocket(this.socket, "/counters");
+    const dir = await mkdtemp2(join14(this.o.scratch ?? join14(this.socket, ".."), `counters-${this.n++}-`));
+    try {
+      await writeFile5(join14(dir, `covmeta.${this.meta.hash}`), this.meta.bytes);
+      await writeFile5(join14(dir, `covcounters.${this.meta.hash}.1.1`), counters);
+      const out = join14(dir, "statements.txt");
+      await runGo(this.o.go ?? "go", ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`]);
+      const perFile = statementsPerFile(readFileSync5(out, "utf8"));
+      const result = {};
+      for (const [file, n] of perFile) result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
+      return result;
+    } finally {
+      await rm7(dir, { recursive: true, force: true });
+    }
+  }
+};
+
 // action/src/targets/tidb/deployments/local/args.ts
 var serverSlots = (d) => ({
   port: `<port of ${d.name}>`,
@@ -13750,6 +13941,8 @@ function serverArgs(d, dir) {
     ...d.configFile ? ["-config", `${dir}/${d.configFile}`, "-config-strict"] : []
   ];
 }
+var serverEnv = (d) => d.counting ? { [COUNTERS_SOCKET_ENV]: countersSocket(d) } : void 0;
+var countersSocket = (d) => `${serverSlots(d).dir}/counters.sock`;
 var serverStatus = (d) => ({
   tidb: [`127.0.0.1:${serverSlots(d).status}`],
   tikv: [],
@@ -13758,11 +13951,11 @@ var serverStatus = (d) => ({
 });
 
 // action/src/targets/tidb/deployments/local/run.ts
-import { join as join15 } from "node:path";
+import { join as join16 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
-import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir8, readFile as readFile5, rm as rm7 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname4, join as join14 } from "node:path";
+import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir8, readFile as readFile5, rm as rm8 } from "node:fs/promises";
+import { basename as basename5, dirname as dirname4, join as join15 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -13836,14 +14029,14 @@ function ensureProgram(program, d) {
 async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir8(join14(workDir, "tmp"), { recursive: true });
+  await mkdir8(join15(workDir, "tmp"), { recursive: true });
   const port2 = await privatePort();
   const statusPort = await privatePort();
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
   return { workDir, port: port2, statusPort, fill };
 }
 async function copyProgram(from, to) {
-  await rm7(to, { force: true });
+  await rm8(to, { force: true });
   await mkdir8(dirname4(to), { recursive: true });
   await copyFile2(from, to);
   await chmod2(to, 493);
@@ -13855,10 +14048,16 @@ async function startTidbServer(o) {
   const program = argv[0];
   ensureProgram(o.program, d);
   await copyProgram(o.program, program);
-  const logFile = join14(workDir, "tidb.log");
-  const stdout = join14(workDir, "stdout.log");
+  const logFile = join15(workDir, "tidb.log");
+  const stdout = join15(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
-  const spawn2 = () => startServerProcess(program, argv.slice(1), { logFile: stdout, env: { TMPDIR: join14(workDir, "tmp") } });
+  const spawn2 = () => startServerProcess(program, argv.slice(1), {
+    logFile: stdout,
+    env: {
+      ...Object.fromEntries(Object.entries(o.env ?? {}).map(([k, v]) => [k, fill(v)])),
+      TMPDIR: join15(workDir, "tmp")
+    }
+  });
   let removeCgroup;
   const settle = async (s) => {
     const ready2 = () => getJson(`http://127.0.0.1:${statusPort}/status`).then(
@@ -13881,7 +14080,7 @@ async function startTidbServer(o) {
     server,
     workDir,
     // the slow query log too: which statements were slow is what a regression hunt reads first
-    logs: [logFile, stdout, join14(workDir, "tidb-slow.log")],
+    logs: [logFile, stdout, join15(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: uncgroup
@@ -13937,8 +14136,9 @@ var serverRuntime = {
       () => startTidbServer({
         d,
         command: start.run.command,
+        env: start.run.env ?? {},
         program,
-        logDir: ctx.logDirOf(setup.name) ?? join15(ctx.rawDir, d.name),
+        logDir: ctx.logDirOf(setup.name) ?? join16(ctx.rawDir, d.name),
         ...setup.resources ? { resources: setup.resources } : {}
       }),
       (line) => ctx.log(`tidb-server ${d.name}: ${line}`)
@@ -13968,8 +14168,17 @@ var serverRuntime = {
       up: true,
       loaded: /* @__PURE__ */ new Set(),
       users: 0,
-      restarts: 0
+      restarts: 0,
+      // the socket is in its work directory: a restart serves the same one
+      counting: d.counting ? [new CodeCounters(local.fill(countersSocket(d)))] : []
     };
+    for (const c of running.counting)
+      await c.read().catch(async (e) => {
+        await local.life.stop();
+        throw new RunError(
+          `tidb-server ${d.name} is to be a counting build (target.counting) but its counters cannot be read: ${e.message}`
+        );
+      });
     servers.set(running, local);
     return running;
   },
@@ -14012,6 +14221,7 @@ var serverForm = {
         version: v.target.version ?? "",
         variants: [v.name],
         ...binpath ? { binpath } : {},
+        ...v.target.counting ? { counting: true } : {},
         ...configFile ? { configFile } : {}
       });
       return o.setupOf(v, index);
@@ -14041,8 +14251,8 @@ var serverForm = {
     add(
       stepKey.start(d),
       "start",
-      { command: serverArgs(d, PLAN_DIR) },
-      `${about}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
+      { command: serverArgs(d, PLAN_DIR), ...serverEnv(d) ? { env: serverEnv(d) } : {} },
+      `${about}${d.counting ? ", a counting build: its Go statements counted" : ""}: free ports on 127.0.0.1 and a fresh work directory picked at start; ready when /status answers; runs until teardown`,
       { variant: v.name }
     );
   },
@@ -14054,7 +14264,10 @@ var serverForm = {
         command: [
           `kill -TERM <pid of ${d.name}>`,
           shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
-          shellCommand(serverArgs(d, PLAN_DIR))
+          [
+            ...Object.entries(serverEnv(d) ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
+            shellCommand(serverArgs(d, PLAN_DIR))
+          ].join(" ")
         ]
       },
       "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program"
@@ -14123,7 +14336,7 @@ function playgroundStatus(d) {
 }
 
 // action/src/targets/tidb/deployments/playground/reapers.ts
-import { rm as rm8 } from "node:fs/promises";
+import { rm as rm9 } from "node:fs/promises";
 import { basename as basename6 } from "node:path";
 var playgroundReaper = {
   order: 0,
@@ -14131,24 +14344,24 @@ var playgroundReaper = {
   async reap(e, log) {
     if (await stopRecorded(e.pid, basename6(e.path), "SIGINT", 3e4))
       log(`reap: stopped ${e.what} pid ${e.pid}`);
-    await rm8(e.path, { recursive: true, force: true });
+    await rm9(e.path, { recursive: true, force: true });
     log(`reap: removed ${e.path}`);
   }
 };
 
 // action/src/targets/tidb/deployments/playground/run.ts
-import { readFile as readFile6, rm as rm9 } from "node:fs/promises";
-import { join as join16 } from "node:path";
+import { readFile as readFile6, rm as rm10 } from "node:fs/promises";
+import { join as join17 } from "node:path";
 var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
   targetKind: "tidb-playground",
   build: (d) => d.binpaths.tidb,
   async start(ctx, d, _setup, signal) {
     const argv = ctx.argv(stepKey.start(d));
-    const logFile = join16(ctx.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join17(ctx.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join16(tiupHome(), "data", d.name);
+    const dataDir = join17(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
@@ -14163,7 +14376,7 @@ var playgroundRuntime = {
       stopping = true;
       ctx.planned(stepKey.stop(d));
       await server.stop("SIGINT", 6e4);
-      await rm9(dataDir, { recursive: true, force: true });
+      await rm10(dataDir, { recursive: true, force: true });
       await forget();
     };
     const died = server.exited.then(
@@ -14207,7 +14420,8 @@ var playgroundRuntime = {
       up: true,
       loaded: /* @__PURE__ */ new Set(),
       users: 0,
-      restarts: 0
+      restarts: 0,
+      counting: []
     };
     playgrounds.set(running, server);
     return running;
@@ -14744,7 +14958,7 @@ function stepsOf(plan, data, loads) {
 
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir10 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { join as join19 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 function sameSetting(want, got) {
@@ -14941,22 +15155,22 @@ function settingsOf(setup) {
 }
 
 // action/src/targets/tidb/status-reads.ts
-import { mkdir as mkdir9, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { mkdir as mkdir9, writeFile as writeFile6 } from "node:fs/promises";
+import { join as join18 } from "node:path";
 async function cpuProfiles(at2, r, seconds, dir, prefix) {
   await mkdir9(dir, { recursive: true });
   const take = async (role, planned, kind) => {
     const component = `${role}-server`;
     const address = at2.fill(planned);
     const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
-    const file = join17(
+    const file = join18(
       dir,
       `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`
     );
     try {
       const data = await at2.getBytes(url, seconds + 30);
       if (data.length === 0) throw new Error("an empty answer");
-      await writeFile5(file, data);
+      await writeFile6(file, data);
       return { component, address, file, ...kind === "alloc" ? { kind } : {} };
     } catch (e) {
       const via = at2.via();
@@ -14992,14 +15206,17 @@ async function costCounters(at2, r) {
       all: text === void 0 ? {} : promCounters(text, role)
     };
   };
-  const answers = await Promise.all(
-    roles.flatMap((role) => (r.status[role] ?? []).map((a) => read2(role, a)))
-  );
-  if (answers.some((a) => a.counters === void 0)) return {};
+  const [answers, code] = await Promise.all([
+    Promise.all(roles.flatMap((role) => (r.status[role] ?? []).map((a) => read2(role, a)))),
+    // a counting build's Go statements per source file (undefined: one did not answer)
+    Promise.all(r.counting.map((c) => c.read().catch(() => void 0)))
+  ]);
+  if (answers.some((a) => a.counters === void 0) || code.some((c) => c === void 0)) return {};
   const out = {};
   const add = (k, v) => {
     if (v !== void 0) out[k] = (out[k] ?? 0) + v;
   };
+  for (const counted of code) for (const [k, v] of Object.entries(counted ?? {})) add(k, v);
   const components = new Set(answers.map((a) => a.role));
   for (const { role, counters: c = {}, all } of answers) {
     for (const [k, v] of Object.entries(all)) add(k, v);
@@ -15020,7 +15237,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.machines = machines;
-    this.dir = join18(runDir, "tidb");
+    this.dir = join19(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -15096,7 +15313,7 @@ var TidbRun = class {
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir10(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join18(this.dir, name), text);
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join19(this.dir, name), text);
   }
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
   loadLauncher() {
@@ -15110,7 +15327,7 @@ var TidbRun = class {
   loadHost() {
     const l = this.plan.load;
     if (!l.user) return void 0;
-    const knownHosts = join18(this.dir, "known_hosts");
+    const knownHosts = join19(this.dir, "known_hosts");
     const proxy = this.plan.profile.ssh?.proxy;
     const identity = l.identity ? expandHome(l.identity) : void 0;
     const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
@@ -15198,7 +15415,7 @@ var TidbRun = class {
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join18(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join19(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.facts?.()
@@ -15331,11 +15548,11 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
-  existsSync as existsSync5,
+  existsSync as existsSync6,
   mkdirSync as mkdirSync2,
   openSync,
   readdirSync as readdirSync3,
-  readFileSync as readFileSync5,
+  readFileSync as readFileSync6,
   realpathSync,
   renameSync as renameSync2,
   rmSync,
@@ -15344,7 +15561,7 @@ import {
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename7, isAbsolute as isAbsolute2, join as join19, resolve as resolve2 } from "node:path";
+import { basename as basename7, isAbsolute as isAbsolute2, join as join20, resolve as resolve2 } from "node:path";
 
 // action/src/proc/git.ts
 async function git(repo, args, timeoutMs = 12e4) {
@@ -15406,22 +15623,33 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join19(env.XDG_CACHE_HOME || join19(homedir4(), ".cache"), "tiperf", "builds");
+  return join20(env.XDG_CACHE_HOME || join20(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join19(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join20(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
-  const how = createHash("sha256").update(JSON.stringify([src.build, src.binary, Object.entries(src.env ?? {}).sort()])).digest("hex").slice(0, 8);
+  const how = createHash("sha256").update(
+    JSON.stringify([
+      src.build,
+      src.binary,
+      Object.entries(src.env ?? {}).sort(),
+      // a counting build is another binary of the same commit
+      ...src.count ? [countOf(src)] : []
+    ])
+  ).digest("hex").slice(0, 8);
   return `${commit}-${how}`;
+}
+function countOf(src) {
+  return src.count === true || src.count === void 0 ? { main: "cmd/tidb-server" } : src.count;
 }
 async function gitStep(path, args, what) {
   const r = await git(path, args, 6e5);
   if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
 }
 async function resolveCommit(path, ref, key = "target.source.ref") {
-  if (!existsSync5(path)) throw new InputError(`target.source.path: ${path} does not exist`);
+  if (!existsSync6(path)) throw new InputError(`target.source.path: ${path} does not exist`);
   if ((await git(path, ["rev-parse", "--show-toplevel"])).code !== 0)
     throw new InputError(`target.source.path: ${path} is not a git repository`);
   const c = await commitAt(path, ref);
@@ -15435,8 +15663,8 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join19(treeDir(path), buildKey(commit, src), "tidb-server");
-  return existsSync5(file) ? file : void 0;
+  const file = join20(treeDir(path), buildKey(commit, src), "tidb-server");
+  return existsSync6(file) ? file : void 0;
 }
 function sizeBytes(size) {
   const m = /^(\d+(?:\.\d+)?)([MG])$/.exec(size);
@@ -15445,17 +15673,17 @@ function sizeBytes(size) {
 }
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
-  if (!existsSync5(dir)) return [];
-  const builds = readdirSync3(dir).map((name) => join19(dir, name)).filter((d) => existsSync5(join19(d, "build.json")) && existsSync5(join19(d, "tidb-server"))).map((d) => ({
+  if (!existsSync6(dir)) return [];
+  const builds = readdirSync3(dir).map((name) => join20(dir, name)).filter((d) => existsSync6(join20(d, "build.json")) && existsSync6(join20(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync2(join19(d, "build.json")).mtimeMs,
-    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join19(d, f)).size, 0)
+    used: statSync2(join20(d, "build.json")).mtimeMs,
+    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join20(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join19(b.d, "tidb-server"))) continue;
+    if (inUse.has(join20(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -15463,7 +15691,7 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join19(dir, "lock");
+  const file = join20(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -15472,7 +15700,7 @@ function lock(dir) {
       return () => rmSync(file, { force: true });
     } catch (e) {
       if (e.code !== "EEXIST") throw e;
-      const holder = Number(readFileSync5(file, "utf8"));
+      const holder = Number(readFileSync6(file, "utf8"));
       let alive4 = false;
       try {
         process.kill(holder, 0);
@@ -15488,25 +15716,45 @@ function lock(dir) {
   }
   throw new RunError(`${dir}: cannot take the build lock`);
 }
+async function runBuild(src, tree, what, logFile, opts) {
+  const counting = src.count ? countingBuild(tree, countOf(src), buildEnv(src)) : void 0;
+  if (counting) writeFileSync2(counting.file, COUNTING_GO);
+  const [command, ...args] = src.build;
+  opts.log(
+    `build ${what}: ${src.build.join(" ")} (in ${tree})${counting ? `, counting: GOFLAGS=${counting.env.GOFLAGS} and ${COUNTING_FILE} in ${countOf(src).main}` : ""}`
+  );
+  const program = command.includes("/") && !isAbsolute2(command) ? join20(tree, command) : command;
+  try {
+    return await runTool(program, args, {
+      logFile,
+      limitS: parseDuration(src.timeout) ?? 3600,
+      env: counting?.env ?? buildEnv(src),
+      ...opts.signal ? { signal: opts.signal } : {},
+      cwd: tree
+    });
+  } finally {
+    if (counting) rmSync(counting.file, { force: true });
+  }
+}
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join19(dir, buildKey(commit, src));
-  const binary = join19(out, "tidb-server");
-  const logFile = join19(out, "build.log");
-  if (existsSync5(binary)) {
-    const info = JSON.parse(readFileSync5(join19(out, "build.json"), "utf8"));
+  const out = join20(dir, buildKey(commit, src));
+  const binary = join20(out, "tidb-server");
+  const logFile = join20(out, "build.log");
+  if (existsSync6(binary)) {
+    const info = JSON.parse(readFileSync6(join20(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join19(out, "build.json"), now, now);
+    utimesSync(join20(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync2(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join19(dir, "checkout");
-    if (!existsSync5(join19(tree, ".git"))) {
+    const tree = join20(dir, "checkout");
+    if (!existsSync6(join20(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -15514,17 +15762,7 @@ async function buildAt(src, commit, opts) {
       await gitStep(tree, ["checkout", "--detach", "--force", commit], "the build checkout");
       await gitStep(tree, ["clean", "-ffdq"], "the build checkout");
     }
-    const [command, ...args] = src.build;
-    const limitS = parseDuration(src.timeout) ?? 3600;
-    opts.log(`build ${commit.slice(0, 10)} ${subject}: ${src.build.join(" ")} (in ${tree})`);
-    const program = command.includes("/") && !isAbsolute2(command) ? join19(tree, command) : command;
-    const run = await runTool(program, args, {
-      logFile,
-      limitS,
-      env: buildEnv(src),
-      ...opts.signal ? { signal: opts.signal } : {},
-      cwd: tree
-    });
+    const run = await runBuild(src, tree, `${commit.slice(0, 10)} ${subject}`, logFile, opts);
     const tail = run.output.trim().split("\n").slice(-8).join("\n");
     if (run.aborted) throw new RunError(`build of ${commit.slice(0, 10)} stopped: ${run.aborted}`);
     if (run.timedOut)
@@ -15537,8 +15775,8 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join19(tree, src.binary);
-    if (!existsSync5(made))
+    const made = join20(tree, src.binary);
+    if (!existsSync6(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
         commit
@@ -15547,7 +15785,7 @@ ${tail}`,
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
     writeFileSync2(
-      join19(out, "build.json"),
+      join20(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );
@@ -15592,7 +15830,7 @@ var tidbSource = {
     const { source: _source, ...rest } = target;
     void _source;
     const binpath = isObj3(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
-    return { ...rest, binpath };
+    return { ...rest, binpath, ...isObj3(target.source) && target.source.count ? { counting: true } : {} };
   },
   async unseen(target, tree, base, head, profile) {
     const file = profile ?? (typeof target.profile === "string" ? target.profile : void 0);
@@ -15918,6 +16156,7 @@ export {
   PASSWORD_AT_START,
   stepOf,
   filledStep,
+  stepLine,
   tableNamesSql,
   createDatabaseSql,
   applyResources,

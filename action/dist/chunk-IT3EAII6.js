@@ -1444,6 +1444,7 @@ export {
   Interrupted,
   installSignalTeardown,
   installCrashTeardown,
+  shellQuote,
   shellCommand,
   remoteCommand,
   sshArgs,

@@ -53,6 +53,7 @@ import {
   sameSeries,
   sampleProcess,
   selects,
+  stepLine,
   stepOf,
   tableNamesSql,
   threadTimes,
@@ -60,12 +61,11 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-4UCTQHSW.js";
+} from "./chunk-VMUEQFMJ.js";
 import {
   record,
-  shellCommand,
   sshArgs
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 import {
   durationSchema,
   external_exports,
@@ -7594,15 +7594,6 @@ function shardSchedule(schedule, shard) {
 }
 
 // action/src/pipeline/plan.ts
-function stepLine(s2) {
-  const where = s2.where === "runner" || s2.where === void 0 ? "" : ` (${s2.where})`;
-  const run2 = s2.run;
-  const text3 = "sql" in run2 ? `SQL: ${run2.sql}` : "get" in run2 ? `GET ${run2.get}` : "post" in run2 ? `POST ${run2.post} ${run2.body}` : "patch" in run2 ? `PATCH ${run2.patch} ${run2.body}` : "delete" in run2 ? `DELETE ${run2.delete}` : (
-    // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
-    /^[a-z][\w-]* /.test(run2.command[0] ?? "") ? run2.command.join(" && ") : shellCommand(run2.command)
-  );
-  return `  [${s2.phase}]${where} ${text3}${s2.about ? `    # ${s2.about}` : ""}`;
-}
 function planTarget(loaded, o) {
   const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
   const kinds = new Set(variants.map((v) => v.target.kind));

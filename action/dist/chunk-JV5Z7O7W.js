@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-7UNUWG73.js";
+} from "./chunk-IT3EAII6.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";
