@@ -557,7 +557,7 @@ describe("profiles and topologies are refused before anything runs", () => {
           "name: x\ntarget: {kind: tidb, version: v8.5.0, config: {a: 1}}\ndata: {tables: 1, table_size: 10}\nworkloads: [{name: a, sysbench: oltp_point_select, threads: [1], duration: 1s}]\n",
           "x.yaml",
         ),
-      /target\.config: config is for kind mariadb, postgres, not tidb \(kind tidb takes kind, profile, version, binpath, source, resources, server_configs, roles, sql, split\)/,
+      /target\.config: config is for kind mariadb, postgres, not tidb \(kind tidb takes kind, profile, version, binpath, counting, source, resources, server_configs, roles, sql, split\)/,
     );
   });
 
