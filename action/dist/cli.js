@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-RP7EMSKH.js";
+} from "./chunk-HPYRPQIP.js";
 import {
   reapLedger
-} from "./chunk-KPG7UR76.js";
+} from "./chunk-NKFV7WET.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-VMUEQFMJ.js";
+} from "./chunk-CPQXW3XQ.js";
 import {
   CLOUDS,
   Interrupted,

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RP7EMSKH.js";
+} from "./chunk-HPYRPQIP.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-VMUEQFMJ.js";
+} from "./chunk-CPQXW3XQ.js";
 import {
   Interrupted,
   installCrashTeardown,

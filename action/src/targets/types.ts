@@ -233,7 +233,13 @@ export interface TargetPlan {
    * The cost metrics its servers give and where they come from, when not every one the kind knows
    * (an endpoint: only what it lets tiperf read). Absent: the kind's, from its own servers.
    */
-  cost?: { metrics: string[]; source: string; note?: string };
+  cost?: {
+    metrics: string[];
+    source: string;
+    note?: string;
+    /** Why a metric the kind knows is not given here, and what would give it. */
+    missing?: Record<string, string>;
+  };
   /** Its servers are deployed by something else than a program here (TiDB Operator): no tiup needed. */
   remoteDeploy?: boolean;
   /**

@@ -17,6 +17,7 @@ import type {
   TargetPlan,
   TargetPlanInput,
 } from "../types.ts";
+import type { ServerDeployment } from "./deployments/local/types.ts";
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import type { CreatedMachines, Restarts } from "./deployments/types.ts";
 import { deprecationWarnings } from "./deprecated.ts";
@@ -29,6 +30,27 @@ import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 import { tidbSource } from "./source.ts";
 
 /** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
+/**
+ * go_stmts_per_op is a counting build's (targets/tidb/counting.ts): only private tidb-servers
+ * that every variant runs as one (target.source.count, or target.counting with a binpath built so).
+ */
+function countingCost(p: TidbPlan): Pick<TargetPlan, "cost"> {
+  const servers = p.deployments.filter((d) => d.kind === "server") as ServerDeployment[];
+  const counted = servers.length === p.deployments.length && servers.every((d) => d.counting);
+  if (counted) return {};
+  const metrics = (tidb.costMetrics ?? []).filter((m) => m !== "go_stmts_per_op");
+  return {
+    cost: {
+      metrics,
+      source: "the servers' own counters",
+      missing: {
+        go_stmts_per_op:
+          "it counts a counting build's statements: target.source.count, or target.counting for a private tidb-server's binpath built so",
+      },
+    },
+  };
+}
+
 export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
 
 export interface TidbTargetPlan extends TargetPlan {
@@ -162,6 +184,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
       // variants sharing one deployment (online switching) restart it once per block
       restartsPerBlock: tidb.deployments.length,
     },
+    ...countingCost(tidb),
     switching: tidb.grouped ? "grouped" : tidb.switching === "online" ? "per-cell" : "none",
     takesTurnsBy: switchingText(tidb),
     warnings: deprecationWarnings(tidb.variants),
@@ -287,5 +310,6 @@ export const tidb: TargetKind = {
     "plan_cache_misses_per_op",
     "tiny_allocs_per_op",
     "sched_events_per_op",
+    "go_stmts_per_op",
   ],
 };

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-VMUEQFMJ.js";
+} from "./chunk-CPQXW3XQ.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";

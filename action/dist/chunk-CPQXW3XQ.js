@@ -15849,6 +15849,21 @@ var tidbSource = {
 };
 
 // action/src/targets/tidb/index.ts
+function countingCost(p) {
+  const servers2 = p.deployments.filter((d) => d.kind === "server");
+  const counted = servers2.length === p.deployments.length && servers2.every((d) => d.counting);
+  if (counted) return {};
+  const metrics = (tidb.costMetrics ?? []).filter((m) => m !== "go_stmts_per_op");
+  return {
+    cost: {
+      metrics,
+      source: "the servers' own counters",
+      missing: {
+        go_stmts_per_op: "it counts a counting build's statements: target.source.count, or target.counting for a private tidb-server's binpath built so"
+      }
+    }
+  };
+}
 var DEFAULT_PROFILE = "infra/profiles/local.yaml";
 async function planFor(input, made) {
   const variants = input.variants.map((v) => ({ name: v.name, target: v.target }));
@@ -15951,6 +15966,7 @@ function targetPlan(tidb2, input, provisioned = false) {
       // variants sharing one deployment (online switching) restart it once per block
       restartsPerBlock: tidb2.deployments.length
     },
+    ...countingCost(tidb2),
     switching: tidb2.grouped ? "grouped" : tidb2.switching === "online" ? "per-cell" : "none",
     takesTurnsBy: switchingText(tidb2),
     warnings: deprecationWarnings(tidb2.variants),
@@ -16062,7 +16078,8 @@ var tidb = {
     "cop_requests_per_op",
     "plan_cache_misses_per_op",
     "tiny_allocs_per_op",
-    "sched_events_per_op"
+    "sched_events_per_op",
+    "go_stmts_per_op"
   ]
 };
 
