@@ -55,7 +55,7 @@ describe("what `tiperf init` writes, under act on a local GitHub API", () => {
     });
     assert.deepEqual(
       run.jobs,
-      { plan: "succeeded", benchmark: "failed", publish: "succeeded" },
+      { plan: "succeeded", benchmark: "failed", publish: "succeeded", tiperf: "failed" },
       run.log.slice(-3000),
     );
     assert.match(

@@ -81,7 +81,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const run = await act(repo, "regression", base, head, gh.url, { labels: ["perf-regression-expected"] });
     assert.deepEqual(
       run.jobs,
-      { plan: "succeeded", benchmark: "failed", publish: "succeeded" },
+      { plan: "succeeded", benchmark: "failed", publish: "succeeded", tiperf: "failed" },
       run.log.slice(-3000),
     );
     assert.notEqual(run.code, 0);
@@ -136,7 +136,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     });
     assert.deepEqual(
       run.jobs,
-      { plan: "succeeded", benchmark: "succeeded", publish: "succeeded" },
+      { plan: "succeeded", benchmark: "succeeded", publish: "succeeded", tiperf: "succeeded" },
       run.log.slice(-3000),
     );
     const body = gh.comments.get(8)?.[0]?.body ?? "";
@@ -158,8 +158,13 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const head = commitSpec(repo, "description: base", "description: a fork's later push");
     const fork = { number: 6, headRepo: "someone/e2e", labels: ["perf-approved"] };
     const pushed = await act(repo, "fork-push", base, head, gh.url, fork);
-    assert.equal(pushed.code, 0, pushed.log.slice(-3000));
-    assert.deepEqual(pushed.jobs, {}, "neither job ran");
+    // nothing measured, and the required check says why instead of passing
+    assert.notEqual(pushed.code, 0, pushed.log.slice(-3000));
+    assert.deepEqual(pushed.jobs, { tiperf: "failed" }, "only the gate ran");
+    assert.match(
+      pushed.log,
+      /Not measured: a fork's commit runs once a maintainer adds the perf-approved label/,
+    );
     assert.doesNotMatch(pushed.log, /Set up sysbench|tiperf compare|compare \d{8}T/);
     assert.equal(gh.comments.get(6), undefined);
     // why: the benchmark job's condition, as act evaluates it (a dry run)
@@ -185,7 +190,8 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       headRepo: "someone/e2e",
       labels: ["perf-approved", "documentation"],
     });
-    assert.deepEqual(other.jobs, {}, "neither job ran");
+    // the gate runs under another name: the commit's tiperf check keeps its last deciding result
+    assert.deepEqual(other.jobs, { "tiperf (label ignored)": "succeeded" }, other.log.slice(-3000));
     assert.deepEqual(leftovers(), before);
   });
 
@@ -204,7 +210,12 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       env: [`E2E_ARTIFACTS=${artifacts}`],
     });
     assert.equal(run.code, 0, run.log.slice(-3000));
-    assert.deepEqual(run.jobs, { plan: "succeeded", benchmark: "succeeded", publish: "succeeded" });
+    assert.deepEqual(run.jobs, {
+      plan: "succeeded",
+      benchmark: "succeeded",
+      publish: "succeeded",
+      tiperf: "succeeded",
+    });
     // the fork's run posts nothing (its token is read-only); it hands the verdict over
     assert.equal(gh.comments.get(12), undefined);
     assert.deepEqual(readdirSync(artifacts), ["tiperf-verdict"]);
@@ -242,6 +253,20 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(leftovers(), before);
   });
 
+  test("three runners and a pull request that changes nothing the spec measures: every shard leaves a part, the tiperf check passes, no comment", async () => {
+    const before = leftovers();
+    const { run } = await onThreeRunners("nothing-measured", "nothing-measured", 14, [
+      // only the design (three blocks for three runners): the target, data and workloads are the same
+      ["rounds: 6, blocks: 1", "rounds: 6, blocks: 3"],
+    ]);
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.equal(run.jobs.verdict, "succeeded", run.log.slice(-3000));
+    assert.equal(run.jobs.tiperf, "succeeded");
+    assert.match(run.log, /tiperf: passed\./);
+    assert.equal(gh.comments.get(14), undefined, "nothing measured creates no comment");
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("three runners (TIPERF_SHARDS=3) and a regression: three shard jobs, one merge, confirmed by three confirmation shards, one comment whose numbers are tiperf merge's", async () => {
     const before = leftovers();
     const { run, artifacts } = await onThreeRunners("sharded-regression", "confirm-shards", 13, [
@@ -251,6 +276,9 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.notEqual(run.code, 0, "the confirmed regression fails the check");
     assert.equal(run.jobs.verdict, "succeeded", "the first merge waits for its confirmation");
     assert.equal(run.jobs.confirmed, "failed", run.log.slice(-3000));
+    // the one check to require says what the confirmation said
+    assert.equal(run.jobs.tiperf, "failed");
+    assert.match(run.log, /The confirmation says failure/);
     assert.equal(run.jobs.publish, "succeeded");
     assert.match(
       run.log,
@@ -323,7 +351,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const run = await act(repo, "pass", base, head, gh.url);
     assert.deepEqual(
       run.jobs,
-      { plan: "succeeded", benchmark: "succeeded", publish: "succeeded" },
+      { plan: "succeeded", benchmark: "succeeded", publish: "succeeded", tiperf: "succeeded" },
       run.log.slice(-3000),
     );
     assert.equal(run.code, 0);

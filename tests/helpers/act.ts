@@ -151,7 +151,8 @@ export async function act(
   const jobs: ActRun["jobs"] = {};
   const workflow = (e.workflow ?? "perf-pr.yml").replace(/\.yml$/, "");
   for (const m of log.matchAll(
-    new RegExp(`\\[${workflow}\\/([\\w-]+)\\s*\\] 🏁 {2}Job (succeeded|failed)`, "g"),
+    // a job's name may have spaces (the gate's "tiperf (label ignored)")
+    new RegExp(`\\[${workflow}\\/([^\\]]+?)\\s*\\] 🏁 {2}Job (succeeded|failed)`, "g"),
   ))
     jobs[m[1] as string] = m[2] as "succeeded" | "failed";
   return { code, log, jobs };
