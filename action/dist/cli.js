@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-HPYRPQIP.js";
+} from "./chunk-ZASXFJLU.js";
 import {
   reapLedger
-} from "./chunk-NKFV7WET.js";
+} from "./chunk-IR2FET7D.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-CPQXW3XQ.js";
+} from "./chunk-W4OFRHIS.js";
 import {
   CLOUDS,
   Interrupted,

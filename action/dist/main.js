@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-HPYRPQIP.js";
+} from "./chunk-ZASXFJLU.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-CPQXW3XQ.js";
+} from "./chunk-W4OFRHIS.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -308,8 +308,12 @@ describe("a private tidb-server (provider local)", () => {
     assert.deepEqual(step && "env" in step.run ? step.run.env : undefined, {
       TIPERF_COUNTERS_SOCKET: "<workdir of tiperf-c>/counters.sock",
     });
+    // its idle statements come in bursts: the background is read over a longer window
+    assert.match(plan.text, /the idle servers' rate over 10s \(a counting build/);
     // a plain build starts without one
-    assert.doesNotMatch((await planRun(spec(""), {})).text, /COUNTERS_SOCKET/);
+    const plain = (await planRun(spec(""), {})).text;
+    assert.doesNotMatch(plain, /COUNTERS_SOCKET/);
+    assert.match(plain, /the idle servers' rate over 2s after each start/);
   });
 
   test("a local profile refuses what only a cluster has; binpath and resources are refused where they cannot work", async () => {

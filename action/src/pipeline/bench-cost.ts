@@ -8,8 +8,8 @@ import {
   type CounterReading,
   costMetric,
   costOf,
-  IDLE_WINDOW_S,
   idleRates,
+  idleWindowOf,
 } from "../observe/cost.ts";
 import type { Cell } from "../result/model.ts";
 import type { Target } from "../targets/types.ts";
@@ -47,7 +47,7 @@ export class BenchCost {
 
   /**
    * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
-   * TTL), over IDLE_WINDOW_S after each start and data load, and what one reading of them adds;
+   * TTL), over IDLE_WINDOW_S (a counting build's statements: CODE_IDLE_WINDOW_S) after each start and data load, and what one reading of them adds;
    * each cell's cost has both taken off (a comparison takes them again with the run's mean,
    * compare/background.ts).
    */
@@ -56,6 +56,7 @@ export class BenchCost {
     // read again at once: the gap is one reading's own cost (observe/cost.ts Background)
     const before = first && (await this.counters());
     if (!first || !before) return;
+    const windowS = idleWindowOf(first.counters);
     // the listener goes when the window ends: one per start would pile up on the run's signal
     await new Promise<void>((res) => {
       const done = () => {
@@ -63,7 +64,7 @@ export class BenchCost {
         signal.removeEventListener("abort", done);
         res();
       };
-      const timer = setTimeout(done, IDLE_WINDOW_S * 1000);
+      const timer = setTimeout(done, windowS * 1000);
       signal.addEventListener("abort", done, { once: true });
     });
     const after = await this.counters();
@@ -72,7 +73,7 @@ export class BenchCost {
     const cpu = this.idle.per_s.cpu_s;
     if (cpu !== undefined)
       this.o.log(
-        `${this.o.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`,
+        `${this.o.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${windowS}s (taken off each cell's cpu_ms_per_op)`,
       );
   }
 

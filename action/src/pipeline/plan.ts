@@ -6,12 +6,12 @@ import { join } from "node:path";
 import { READ_COST } from "../compare/reading.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
-import { costMetric, IDLE_WINDOW_S, PER_OP } from "../observe/cost.ts";
+import { CODE_IDLE_WINDOW_S, costMetric, IDLE_WINDOW_S, PER_OP } from "../observe/cost.ts";
 import { writeAtomic } from "../proc/files.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { stepLine } from "../targets/plan-step.ts";
 import { kindOf } from "../targets/registry.ts";
-import type { PlanStep, TargetPlan } from "../targets/types.ts";
+import type { TargetPlan } from "../targets/types.ts";
 import { maxThreads, planCells } from "./cells.ts";
 import { detectionOf } from "./detection.ts";
 import {
@@ -369,8 +369,12 @@ function costPlan(
   if (!given.length || !counted) return { refusals };
   const source = target.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${given.join(", ")}): ${source} read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target.cost?.note ? `; ${target.cost.note}` : ""}`,
-    json: { judged, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
+    text: `cost per operation (${given.join(", ")}): ${source} read at each measured window's start and end ÷ the operations the load tool counted; ${judged.length ? `judged (can fail the check): ${judged.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${given.includes("go_stmts_per_op") ? `${CODE_IDLE_WINDOW_S}s (a counting build: its idle statements come in bursts)` : `${IDLE_WINDOW_S}s`} after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target.cost?.note ? `; ${target.cost.note}` : ""}`,
+    json: {
+      judged,
+      idle_window_s: given.includes("go_stmts_per_op") ? CODE_IDLE_WINDOW_S : IDLE_WINDOW_S,
+      background: "idle-rate subtracted",
+    },
     refusals,
   };
 }

@@ -231,15 +231,9 @@ export interface TargetPlan {
   ownership: "owned" | "borrowed";
   /**
    * The cost metrics its servers give and where they come from, when not every one the kind knows
-   * (an endpoint: only what it lets tiperf read). Absent: the kind's, from its own servers.
+   * (an endpoint: only what it lets tiperf read; `missing`: why). Absent: the kind's, all of them.
    */
-  cost?: {
-    metrics: string[];
-    source: string;
-    note?: string;
-    /** Why a metric the kind knows is not given here, and what would give it. */
-    missing?: Record<string, string>;
-  };
+  cost?: { metrics: string[]; source: string; note?: string; missing?: Record<string, string> };
   /** Its servers are deployed by something else than a program here (TiDB Operator): no tiup needed. */
   remoteDeploy?: boolean;
   /**

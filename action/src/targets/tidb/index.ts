@@ -17,7 +17,6 @@ import type {
   TargetPlan,
   TargetPlanInput,
 } from "../types.ts";
-import type { ServerDeployment } from "./deployments/local/types.ts";
 import { deployerOf, formOf, formReapers } from "./deployments/registry.ts";
 import type { CreatedMachines, Restarts } from "./deployments/types.ts";
 import { deprecationWarnings } from "./deprecated.ts";
@@ -29,15 +28,12 @@ import { TidbRun } from "./run.ts";
 import { binpathsOf, TidbTargetSchema, type TidbTargetSpec } from "./schema.ts";
 import { tidbSource } from "./source.ts";
 
-/** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 /**
  * go_stmts_per_op is a counting build's (targets/tidb/counting.ts): only private tidb-servers
  * that every variant runs as one (target.source.count, or target.counting with a binpath built so).
  */
 function countingCost(p: TidbPlan): Pick<TargetPlan, "cost"> {
-  const servers = p.deployments.filter((d) => d.kind === "server") as ServerDeployment[];
-  const counted = servers.length === p.deployments.length && servers.every((d) => d.counting);
-  if (counted) return {};
+  if (p.deployments.every((d) => d.counting)) return {};
   const metrics = (tidb.costMetrics ?? []).filter((m) => m !== "go_stmts_per_op");
   return {
     cost: {
@@ -51,6 +47,7 @@ function countingCost(p: TidbPlan): Pick<TargetPlan, "cost"> {
   };
 }
 
+/** The profile a TiDB spec runs on when neither the spec nor --profile names one. */
 export const DEFAULT_PROFILE = "infra/profiles/local.yaml";
 
 export interface TidbTargetPlan extends TargetPlan {

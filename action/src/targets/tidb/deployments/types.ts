@@ -31,6 +31,8 @@ export interface TidbDeployment {
   version: string;
   /** The variants measured on it (more than one: they differ only in configs). */
   variants: string[];
+  /** Its tidb-servers are counting builds whose statements tiperf reads (a form that can run them). */
+  counting?: true;
 }
 
 export interface VariantSetup {

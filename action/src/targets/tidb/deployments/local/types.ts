@@ -11,8 +11,6 @@ export interface ServerDeployment extends TidbDeployment {
   variants: string[];
   /** target.binpath: the build to run; else tiup's installed tidb component of the version. */
   binpath?: string;
-  /** A counting build (target.counting): started with the socket it serves its counters on. */
-  counting?: true;
   /** -config: the variant's TiDB config (in the run's tidb/ directory). */
   configFile?: string;
 }

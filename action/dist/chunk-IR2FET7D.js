@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-CPQXW3XQ.js";
+} from "./chunk-W4OFRHIS.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";

@@ -3,6 +3,7 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  CODE_IDLE_WINDOW_S,
   COUNTERS_TIMEOUT_MS,
   CostSchema,
   HostSchema,
@@ -36,6 +37,7 @@ import {
   filledStep,
   formatIssues,
   idleRates,
+  idleWindowOf,
   isServerCounter,
   isTime,
   kindOf,
@@ -61,7 +63,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-CPQXW3XQ.js";
+} from "./chunk-W4OFRHIS.js";
 import {
   record,
   sshArgs
@@ -5206,7 +5208,7 @@ var BenchCost = class {
   }
   /**
    * What the idle servers' counters grow by per second (background work: statistics, GC, purge,
-   * TTL), over IDLE_WINDOW_S after each start and data load, and what one reading of them adds;
+   * TTL), over IDLE_WINDOW_S (a counting build's statements: CODE_IDLE_WINDOW_S) after each start and data load, and what one reading of them adds;
    * each cell's cost has both taken off (a comparison takes them again with the run's mean,
    * compare/background.ts).
    */
@@ -5214,13 +5216,14 @@ var BenchCost = class {
     const first = await this.counters();
     const before = first && await this.counters();
     if (!first || !before) return;
+    const windowS = idleWindowOf(first.counters);
     await new Promise((res) => {
       const done = () => {
         clearTimeout(timer3);
         signal.removeEventListener("abort", done);
         res();
       };
-      const timer3 = setTimeout(done, IDLE_WINDOW_S * 1e3);
+      const timer3 = setTimeout(done, windowS * 1e3);
       signal.addEventListener("abort", done, { once: true });
     });
     const after = await this.counters();
@@ -5229,7 +5232,7 @@ var BenchCost = class {
     const cpu = this.idle.per_s.cpu_s;
     if (cpu !== void 0)
       this.o.log(
-        `${this.o.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${IDLE_WINDOW_S}s (taken off each cell's cpu_ms_per_op)`
+        `${this.o.variant}: idle servers used ${(cpu * 100).toFixed(1)}% of a CPU over ${windowS}s (taken off each cell's cpu_ms_per_op)`
       );
   }
   /**
@@ -7820,8 +7823,12 @@ function costPlan(spec, target2) {
   if (!given.length || !counted) return { refusals };
   const source4 = target2.cost?.source ?? "the servers' own counters";
   return {
-    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${IDLE_WINDOW_S}s after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
-    json: { judged: judged2, idle_window_s: IDLE_WINDOW_S, background: "idle-rate subtracted" },
+    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${given.includes("go_stmts_per_op") ? `${CODE_IDLE_WINDOW_S}s (a counting build: its idle statements come in bursts)` : `${IDLE_WINDOW_S}s`} after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
+    json: {
+      judged: judged2,
+      idle_window_s: given.includes("go_stmts_per_op") ? CODE_IDLE_WINDOW_S : IDLE_WINDOW_S,
+      background: "idle-rate subtracted"
+    },
     refusals
   };
 }

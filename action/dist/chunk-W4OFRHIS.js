@@ -9183,6 +9183,10 @@ var COST_METRICS = {
 var PER_OP = "/op";
 var COUNTERS_TIMEOUT_MS = 5e3;
 var IDLE_WINDOW_S = 2;
+var CODE_IDLE_WINDOW_S = 10;
+function idleWindowOf(counters) {
+  return Object.keys(counters).some((k) => k.includes(":go_statements_total{")) ? CODE_IDLE_WINDOW_S : IDLE_WINDOW_S;
+}
 var COMPONENTS = ["tidb", "tikv", "pd"];
 function costMetric(name) {
   const own = COST_METRICS[name];
@@ -15850,9 +15854,7 @@ var tidbSource = {
 
 // action/src/targets/tidb/index.ts
 function countingCost(p) {
-  const servers2 = p.deployments.filter((d) => d.kind === "server");
-  const counted = servers2.length === p.deployments.length && servers2.every((d) => d.counting);
-  if (counted) return {};
+  if (p.deployments.every((d) => d.counting)) return {};
   const metrics = (tidb.costMetrics ?? []).filter((m) => m !== "go_stmts_per_op");
   return {
     cost: {
@@ -16158,6 +16160,8 @@ export {
   PER_OP,
   COUNTERS_TIMEOUT_MS,
   IDLE_WINDOW_S,
+  CODE_IDLE_WINDOW_S,
+  idleWindowOf,
   costMetric,
   netCost,
   costOf,
