@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ZASXFJLU.js";
+} from "./chunk-SM5JBLHB.js";
 import {
   reapLedger
-} from "./chunk-IR2FET7D.js";
+} from "./chunk-IUVF7A45.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-W4OFRHIS.js";
+} from "./chunk-PSOUKP5X.js";
 import {
   CLOUDS,
   Interrupted,

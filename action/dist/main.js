@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-ZASXFJLU.js";
+} from "./chunk-SM5JBLHB.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-W4OFRHIS.js";
+} from "./chunk-PSOUKP5X.js";
 import {
   Interrupted,
   installCrashTeardown,

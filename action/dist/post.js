@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IR2FET7D.js";
+} from "./chunk-IUVF7A45.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-W4OFRHIS.js";
+import "./chunk-PSOUKP5X.js";
 import {
   ledgerDir
 } from "./chunk-IT3EAII6.js";

@@ -310,6 +310,17 @@ describe("a private tidb-server (provider local)", () => {
     });
     // its idle statements come in bursts: the background is read over a longer window
     assert.match(plan.text, /the idle servers' rate over 10s \(a counting build/);
+    // target.source.count's words: what is allowed, and a main package inside the tree
+    const source = (count: string) =>
+      `name: s\ntarget: {kind: tidb, source: {path: /tmp, build: [make], count: ${count}}}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}\n`;
+    assert.throws(
+      () => parseSpec(source("yes-please"), "s.yaml"),
+      /s\.yaml:2: target\.source\.count: must be true, false, or \{main: <directory of the main package>, packages: \[<Go package patterns>\]\}/,
+    );
+    assert.throws(
+      () => parseSpec(source("{main: ../etc}"), "s.yaml"),
+      /target\.source\.count\.main: must be a directory inside the tree, relative to source\.path/,
+    );
     // a plain build starts without one
     const plain = (await planRun(spec(""), {})).text;
     assert.doesNotMatch(plain, /COUNTERS_SOCKET/);

@@ -115,15 +115,28 @@ export const TidbTargetSchema = z.strictObject({
        * main package in cmd/tidb-server, every package of the tree's module counted.
        */
       count: z
-        .union([
-          z.literal(true),
-          z.strictObject({
-            /** The directory of tidb-server's main package in the tree. */
-            main: z.string().min(1).default("cmd/tidb-server"),
-            /** Go package patterns to count (go build -coverpkg); default: the module's every package. */
-            packages: z.array(z.string().min(1)).min(1).optional(),
-          }),
-        ])
+        .union(
+          [
+            z.boolean(),
+            z.strictObject({
+              /** The directory of tidb-server's main package, relative to source.path. */
+              main: z
+                .string()
+                .min(1)
+                .refine((m) => !m.startsWith("/") && !m.split("/").includes(".."), {
+                  error:
+                    "must be a directory inside the tree, relative to source.path (like cmd/tidb-server)",
+                })
+                .default("cmd/tidb-server"),
+              /** Go package patterns to count (go build -coverpkg); default: the module's every package. */
+              packages: z.array(z.string().min(1)).min(1).optional(),
+            }),
+          ],
+          {
+            error:
+              "must be true, false, or {main: <directory of the main package>, packages: [<Go package patterns>]}",
+          },
+        )
         .optional(),
       /** The longest a build may take (like 45m). */
       timeout: z

@@ -77,7 +77,7 @@ export function buildKey(commit: string, src: SourceSpec): string {
 
 /** target.source.count with its defaults filled in. */
 function countOf(src: SourceSpec): CountSpec {
-  return src.count === true || src.count === undefined ? { main: "cmd/tidb-server" } : src.count;
+  return typeof src.count === "object" ? src.count : { main: "cmd/tidb-server" };
 }
 
 /** git in the build checkout; a failure names the step. */

@@ -63,7 +63,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-W4OFRHIS.js";
+} from "./chunk-PSOUKP5X.js";
 import {
   record,
   sshArgs

@@ -10562,15 +10562,22 @@ var TidbTargetSchema = external_exports.strictObject({
      * (go_stmts_per_op, per source file among what the server did differently). `true`: the
      * main package in cmd/tidb-server, every package of the tree's module counted.
      */
-    count: external_exports.union([
-      external_exports.literal(true),
-      external_exports.strictObject({
-        /** The directory of tidb-server's main package in the tree. */
-        main: external_exports.string().min(1).default("cmd/tidb-server"),
-        /** Go package patterns to count (go build -coverpkg); default: the module's every package. */
-        packages: external_exports.array(external_exports.string().min(1)).min(1).optional()
-      })
-    ]).optional(),
+    count: external_exports.union(
+      [
+        external_exports.boolean(),
+        external_exports.strictObject({
+          /** The directory of tidb-server's main package, relative to source.path. */
+          main: external_exports.string().min(1).refine((m) => !m.startsWith("/") && !m.split("/").includes(".."), {
+            error: "must be a directory inside the tree, relative to source.path (like cmd/tidb-server)"
+          }).default("cmd/tidb-server"),
+          /** Go package patterns to count (go build -coverpkg); default: the module's every package. */
+          packages: external_exports.array(external_exports.string().min(1)).min(1).optional()
+        })
+      ],
+      {
+        error: "must be true, false, or {main: <directory of the main package>, packages: [<Go package patterns>]}"
+      }
+    ).optional(),
     /** The longest a build may take (like 45m). */
     timeout: external_exports.string().regex(/^\d+(s|m|h)$/, "must be a duration like 45m or 2h").default("60m")
   }).optional(),
@@ -15646,7 +15653,7 @@ function buildKey(commit, src) {
   return `${commit}-${how}`;
 }
 function countOf(src) {
-  return src.count === true || src.count === void 0 ? { main: "cmd/tidb-server" } : src.count;
+  return typeof src.count === "object" ? src.count : { main: "cmd/tidb-server" };
 }
 async function gitStep(path, args, what) {
   const r = await git(path, args, 6e5);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-W4OFRHIS.js";
+} from "./chunk-PSOUKP5X.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";
