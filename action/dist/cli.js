@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-SM5JBLHB.js";
+} from "./chunk-VSXESJDT.js";
 import {
   reapLedger
-} from "./chunk-IUVF7A45.js";
+} from "./chunk-OIWMNN65.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-PSOUKP5X.js";
+} from "./chunk-QZISNPAJ.js";
 import {
   CLOUDS,
   Interrupted,

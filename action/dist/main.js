@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-SM5JBLHB.js";
+} from "./chunk-VSXESJDT.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-PSOUKP5X.js";
+} from "./chunk-QZISNPAJ.js";
 import {
   Interrupted,
   installCrashTeardown,

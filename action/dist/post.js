@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IUVF7A45.js";
+} from "./chunk-OIWMNN65.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-PSOUKP5X.js";
+import "./chunk-QZISNPAJ.js";
 import {
   ledgerDir
 } from "./chunk-IT3EAII6.js";

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-PSOUKP5X.js";
+} from "./chunk-QZISNPAJ.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";

@@ -8929,7 +8929,7 @@ function isTime(key) {
 }
 var COUNTER_GROUPS = [
   // a counting build's statements executed, one series per source file (targets/tidb/counting.ts)
-  { group: "code executed", pattern: /^go_statements_total$/ },
+  { group: "code executed", pattern: /^go_statements_total$|^go_stmts_per_op$/ },
   { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
   { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
   { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },

@@ -63,7 +63,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-PSOUKP5X.js";
+} from "./chunk-QZISNPAJ.js";
 import {
   record,
   sshArgs
