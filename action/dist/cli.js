@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-VSXESJDT.js";
+} from "./chunk-LCJLIFWB.js";
 import {
   reapLedger
-} from "./chunk-OIWMNN65.js";
+} from "./chunk-4TQYYX22.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-QZISNPAJ.js";
+} from "./chunk-OWJR2ERD.js";
 import {
   CLOUDS,
   Interrupted,

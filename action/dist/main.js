@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-VSXESJDT.js";
+} from "./chunk-LCJLIFWB.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-QZISNPAJ.js";
+} from "./chunk-OWJR2ERD.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -90,9 +90,13 @@ export function stepLine(s: PlanStep): string {
               : // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
                 /^[a-z][\w-]* /.test(run.command[0] ?? "")
                 ? run.command.join(" && ")
-                : [
-                    ...Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
-                    shellCommand(run.command),
-                  ].join(" ");
+                : envCommand(run.env, run.command);
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
+}
+
+/** A command line with its variables before it, as a shell takes them: NAME='value' program args. */
+export function envCommand(env: Record<string, string> | undefined, argv: readonly string[]): string {
+  return [...Object.entries(env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`), shellCommand(argv)].join(
+    " ",
+  );
 }

@@ -5,14 +5,14 @@
 // they give the Go statements the server executed — per source file, summed as
 // go_stmts_per_op — a count of the code's work per operation that the machine's speed does not
 // move, where CPU time per operation is 3.5–10% noisy per round.
-import { execFile } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { request } from "node:http";
+import { link, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { COUNTERS_TIMEOUT_MS } from "../../observe/cost.ts";
 import { counterKey, seriesKey } from "../../observe/counters.ts";
+import { runCommand } from "../../proc/process.ts";
+import { getBytes } from "./status-api.ts";
 
 /** The file tiperf adds to the main package of a counting build (removed after the build). */
 export const COUNTING_FILE = "tiperf_counting.go";
@@ -100,25 +100,6 @@ export function countingBuild(
   };
 }
 
-/** GET a path of the counters socket as bytes. */
-function getSocket(socket: string, path: string): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ socketPath: socket, path, timeout: COUNTERS_TIMEOUT_MS }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (d: Buffer) => chunks.push(d));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        if ((res.statusCode ?? 0) >= 400)
-          reject(new Error(`${socket} ${path}: HTTP ${res.statusCode}: ${body.toString("utf8").trim()}`));
-        else resolve(body);
-      });
-    });
-    req.on("timeout", () => req.destroy(new Error(`${socket} ${path}: no answer`)));
-    req.on("error", reject);
-    req.end();
-  });
-}
-
 /** The hash a coverage meta-data file is named by (its header's MetaFileHash, bytes 24–40). */
 export function metaHash(meta: Buffer): string {
   // runtime/coverage's meta-data file starts with "\x00\x63\x76\x6d" ("\0cvm")
@@ -145,17 +126,10 @@ export function statementsPerFile(textfmt: string): Map<string, number> {
   return out;
 }
 
-function runGo(go: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    execFile(go, args, { timeout: 60_000, maxBuffer: 1 << 20 }, (err, _out, stderr) =>
-      err ? reject(new Error(`${go} ${args.join(" ")}: ${stderr.trim() || err.message}`)) : resolve(),
-    );
-  });
-}
-
 /** A counting build's counters, read over its socket: one per source file that executed statements. */
 export class CodeCounters {
-  private meta: { bytes: Buffer; hash: string } | undefined;
+  /** The directory holding the meta-data file, written once; each reading's counters beside a link to it. */
+  private meta: Promise<{ dir: string; file: string; hash: string }> | undefined;
   private n = 0;
 
   constructor(
@@ -163,23 +137,47 @@ export class CodeCounters {
     private readonly o: { go?: string; scratch?: string } = {},
   ) {}
 
+  private get(path: string): Promise<Buffer> {
+    return getBytes({ socketPath: this.socket, path }, COUNTERS_TIMEOUT_MS).catch((e: Error) => {
+      throw new Error(`${this.socket} ${path}: ${e.message}`);
+    });
+  }
+
+  /** The process's meta-data, fetched and written once (it does not change while it runs). */
+  private metaData() {
+    this.meta ??= (async () => {
+      const bytes = await this.get("/meta");
+      const hash = metaHash(bytes);
+      const dir = await mkdtemp(join(this.o.scratch ?? join(this.socket, ".."), "counters-meta-"));
+      const file = join(dir, `covmeta.${hash}`);
+      await writeFile(file, bytes);
+      return { dir, file, hash };
+    })().catch((e) => {
+      this.meta = undefined;
+      throw e;
+    });
+    return this.meta;
+  }
+
   /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
   async read(): Promise<Record<string, number>> {
-    if (!this.meta) {
-      const bytes = await getSocket(this.socket, "/meta");
-      this.meta = { bytes, hash: metaHash(bytes) };
-    }
+    const meta = await this.metaData();
     // the counters are taken at this GET; converting them afterwards does not move the window
-    const counters = await getSocket(this.socket, "/counters");
-    const dir = await mkdtemp(join(this.o.scratch ?? join(this.socket, ".."), `counters-${this.n++}-`));
+    const counters = await this.get("/counters");
+    const dir = join(meta.dir, `reading-${this.n++}`);
     try {
-      await writeFile(join(dir, `covmeta.${this.meta.hash}`), this.meta.bytes);
-      await writeFile(join(dir, `covcounters.${this.meta.hash}.1.1`), counters);
+      await mkdir(dir);
+      await link(meta.file, join(dir, `covmeta.${meta.hash}`));
+      await writeFile(join(dir, `covcounters.${meta.hash}.1.1`), counters);
       const out = join(dir, "statements.txt");
-      await runGo(this.o.go ?? "go", ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`]);
-      const perFile = statementsPerFile(readFileSync(out, "utf8"));
+      const go = this.o.go ?? "go";
+      const args = ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`];
+      const r = await runCommand(go, args, { timeoutMs: 60_000, env: process.env });
+      if (r.code !== 0)
+        throw new Error(`${go} ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
       const result: Record<string, number> = {};
-      for (const [file, n] of perFile) result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
+      for (const [file, n] of statementsPerFile(await readFile(out, "utf8")))
+        result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
       return result;
     } finally {
       await rm(dir, { recursive: true, force: true });

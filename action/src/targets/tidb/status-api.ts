@@ -1,13 +1,16 @@
 // The components' HTTP APIs (TiDB's status port, TiKV's and PD's): GET as bytes or JSON, POST JSON.
-import { get as httpGet, request as httpRequest } from "node:http";
+import { get as httpGet, request as httpRequest, type IncomingMessage } from "node:http";
 
 /**
  * GET a component's HTTP API as bytes (a pprof profile, or JSON). Not fetch(): the Fetch standard
  * blocks port 10080 (TiDB's status port) as a "bad port". Waits at most `timeoutMs` for an answer.
  */
-export function getBytes(url: string, timeoutMs = 10_000): Promise<Buffer> {
+export function getBytes(
+  url: string | { socketPath: string; path: string },
+  timeoutMs = 10_000,
+): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
+    const answer = (res: IncomingMessage) => {
       const chunks: Buffer[] = [];
       res.on("data", (d: Buffer) => chunks.push(d));
       res.on("end", () =>
@@ -15,7 +18,12 @@ export function getBytes(url: string, timeoutMs = 10_000): Promise<Buffer> {
           ? reject(new Error(`HTTP ${res.statusCode}`))
           : resolve(Buffer.concat(chunks)),
       );
-    });
+    };
+    // a Unix socket's API (a counting build's counters) is asked by path
+    const req =
+      typeof url === "string"
+        ? httpGet(url, { timeout: timeoutMs }, answer)
+        : httpGet({ ...url, timeout: timeoutMs }, answer);
     req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1000)}s`)));
     req.on("error", reject);
   });

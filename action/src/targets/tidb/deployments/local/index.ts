@@ -2,7 +2,8 @@
 // store (unistore): its own ports, work directory and log, stopped by PID; restarted in place
 // between blocks.
 import { CLOUDS } from "../../../../cloud/registry.ts";
-import { shellCommand, shellQuote } from "../../../../proc/quote.ts";
+import { shellCommand } from "../../../../proc/quote.ts";
+import { envCommand } from "../../../plan-step.ts";
 import { PORT_AT_START } from "../../../types.ts";
 import { PLAN_DIR, toToml } from "../../config.ts";
 import { binpathsOf } from "../../schema.ts";
@@ -76,10 +77,7 @@ const serverForm: DeploymentForm<ServerDeployment> = {
         command: [
           `kill -TERM <pid of ${d.name}>`,
           shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
-          [
-            ...Object.entries(serverEnv(d) ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
-            shellCommand(serverArgs(d, PLAN_DIR)),
-          ].join(" "),
+          envCommand(serverEnv(d), serverArgs(d, PLAN_DIR)),
         ],
       },
       "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program",

@@ -8134,12 +8134,14 @@ function stepLine(s) {
   const run = s.run;
   const text = "sql" in run ? `SQL: ${run.sql}` : "get" in run ? `GET ${run.get}` : "post" in run ? `POST ${run.post} ${run.body}` : "patch" in run ? `PATCH ${run.patch} ${run.body}` : "delete" in run ? `DELETE ${run.delete}` : (
     // shell lines in sequence (a restart: "kill -TERM <pid>", then the start), not a path with a placeholder
-    /^[a-z][\w-]* /.test(run.command[0] ?? "") ? run.command.join(" && ") : [
-      ...Object.entries(run.env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
-      shellCommand(run.command)
-    ].join(" ")
+    /^[a-z][\w-]* /.test(run.command[0] ?? "") ? run.command.join(" && ") : envCommand(run.env, run.command)
   );
   return `  [${s.phase}]${where} ${text}${s.about ? `    # ${s.about}` : ""}`;
+}
+function envCommand(env, argv) {
+  return [...Object.entries(env ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`), shellCommand(argv)].join(
+    " "
+  );
 }
 
 // action/src/targets/tables.ts
@@ -13775,11 +13777,61 @@ var KUBERNETES = {
 };
 
 // action/src/targets/tidb/counting.ts
-import { execFile } from "node:child_process";
 import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
-import { mkdtemp as mkdtemp2, rm as rm7, writeFile as writeFile5 } from "node:fs/promises";
-import { request } from "node:http";
+import { link, mkdir as mkdir8, mkdtemp as mkdtemp2, readFile as readFile5, rm as rm7, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join14 } from "node:path";
+
+// action/src/targets/tidb/status-api.ts
+import { get as httpGet, request as httpRequest2 } from "node:http";
+function getBytes(url, timeoutMs = 1e4) {
+  return new Promise((resolve3, reject) => {
+    const answer = (res) => {
+      const chunks = [];
+      res.on("data", (d) => chunks.push(d));
+      res.on(
+        "end",
+        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve3(Buffer.concat(chunks))
+      );
+    };
+    const req = typeof url === "string" ? httpGet(url, { timeout: timeoutMs }, answer) : httpGet({ ...url, timeout: timeoutMs }, answer);
+    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
+    req.on("error", reject);
+  });
+}
+async function getJson(url) {
+  const body = (await getBytes(url)).toString("utf8");
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new Error(`not JSON: ${body.slice(0, 200)}`);
+  }
+}
+function postJson(url, body) {
+  return new Promise((resolve3, reject) => {
+    const req = httpRequest2(
+      url,
+      { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
+      (res) => {
+        let answer = "";
+        res.setEncoding("utf8");
+        res.on("data", (d) => {
+          answer += d;
+        });
+        res.on(
+          "end",
+          () => res.statusCode === 200 ? resolve3() : reject(
+            new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
+          )
+        );
+      }
+    );
+    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+// action/src/targets/tidb/counting.ts
 var COUNTING_FILE = "tiperf_counting.go";
 var COUNTERS_SOCKET_ENV = "TIPERF_COUNTERS_SOCKET";
 var GO_STATEMENTS = "go_statements_total";
@@ -13840,23 +13892,6 @@ function countingBuild(tree, count, env) {
     env: { ...env, GOFLAGS: env.GOFLAGS ? `${env.GOFLAGS} ${flags}` : flags }
   };
 }
-function getSocket(socket, path) {
-  return new Promise((resolve3, reject) => {
-    const req = request({ socketPath: socket, path, timeout: COUNTERS_TIMEOUT_MS }, (res) => {
-      const chunks = [];
-      res.on("data", (d) => chunks.push(d));
-      res.on("end", () => {
-        const body = Buffer.concat(chunks);
-        if ((res.statusCode ?? 0) >= 400)
-          reject(new Error(`${socket} ${path}: HTTP ${res.statusCode}: ${body.toString("utf8").trim()}`));
-        else resolve3(body);
-      });
-    });
-    req.on("timeout", () => req.destroy(new Error(`${socket} ${path}: no answer`)));
-    req.on("error", reject);
-    req.end();
-  });
-}
 function metaHash(meta) {
   if (meta.length < 40 || meta.readUInt32BE(0) !== 6518381)
     throw new Error("not a Go coverage meta-data file (is the binary a counting build, go build -cover?)");
@@ -13874,16 +13909,6 @@ function statementsPerFile(textfmt) {
   }
   return out;
 }
-function runGo(go, args) {
-  return new Promise((resolve3, reject) => {
-    execFile(
-      go,
-      args,
-      { timeout: 6e4, maxBuffer: 1 << 20 },
-      (err, _out, stderr) => err ? reject(new Error(`${go} ${args.join(" ")}: ${stderr.trim() || err.message}`)) : resolve3()
-    );
-  });
-}
 var CodeCounters = class {
   constructor(socket, o = {}) {
     this.socket = socket;
@@ -13891,24 +13916,47 @@ var CodeCounters = class {
   }
   socket;
   o;
+  /** The directory holding the meta-data file, written once; each reading's counters beside a link to it. */
   meta;
   n = 0;
+  get(path) {
+    return getBytes({ socketPath: this.socket, path }, COUNTERS_TIMEOUT_MS).catch((e) => {
+      throw new Error(`${this.socket} ${path}: ${e.message}`);
+    });
+  }
+  /** The process's meta-data, fetched and written once (it does not change while it runs). */
+  metaData() {
+    this.meta ??= (async () => {
+      const bytes = await this.get("/meta");
+      const hash = metaHash(bytes);
+      const dir = await mkdtemp2(join14(this.o.scratch ?? join14(this.socket, ".."), "counters-meta-"));
+      const file = join14(dir, `covmeta.${hash}`);
+      await writeFile5(file, bytes);
+      return { dir, file, hash };
+    })().catch((e) => {
+      this.meta = void 0;
+      throw e;
+    });
+    return this.meta;
+  }
   /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
   async read() {
-    if (!this.meta) {
-      const bytes = await getSocket(this.socket, "/meta");
-      this.meta = { bytes, hash: metaHash(bytes) };
-    }
-    const counters = await getSocket(this.socket, "/counters");
-    const dir = await mkdtemp2(join14(this.o.scratch ?? join14(this.socket, ".."), `counters-${this.n++}-`));
+    const meta = await this.metaData();
+    const counters = await this.get("/counters");
+    const dir = join14(meta.dir, `reading-${this.n++}`);
     try {
-      await writeFile5(join14(dir, `covmeta.${this.meta.hash}`), this.meta.bytes);
-      await writeFile5(join14(dir, `covcounters.${this.meta.hash}.1.1`), counters);
+      await mkdir8(dir);
+      await link(meta.file, join14(dir, `covmeta.${meta.hash}`));
+      await writeFile5(join14(dir, `covcounters.${meta.hash}.1.1`), counters);
       const out = join14(dir, "statements.txt");
-      await runGo(this.o.go ?? "go", ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`]);
-      const perFile = statementsPerFile(readFileSync5(out, "utf8"));
+      const go = this.o.go ?? "go";
+      const args = ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`];
+      const r = await runCommand(go, args, { timeoutMs: 6e4, env: process.env });
+      if (r.code !== 0)
+        throw new Error(`${go} ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
       const result = {};
-      for (const [file, n] of perFile) result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
+      for (const [file, n] of statementsPerFile(await readFile5(out, "utf8")))
+        result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
       return result;
     } finally {
       await rm7(dir, { recursive: true, force: true });
@@ -13965,59 +14013,8 @@ var serverStatus = (d) => ({
 import { join as join16 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
-import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir8, readFile as readFile5, rm as rm8 } from "node:fs/promises";
+import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir9, readFile as readFile6, rm as rm8 } from "node:fs/promises";
 import { basename as basename5, dirname as dirname4, join as join15 } from "node:path";
-
-// action/src/targets/tidb/status-api.ts
-import { get as httpGet, request as httpRequest2 } from "node:http";
-function getBytes(url, timeoutMs = 1e4) {
-  return new Promise((resolve3, reject) => {
-    const req = httpGet(url, { timeout: timeoutMs }, (res) => {
-      const chunks = [];
-      res.on("data", (d) => chunks.push(d));
-      res.on(
-        "end",
-        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve3(Buffer.concat(chunks))
-      );
-    });
-    req.on("timeout", () => req.destroy(new Error(`no answer within ${Math.round(timeoutMs / 1e3)}s`)));
-    req.on("error", reject);
-  });
-}
-async function getJson(url) {
-  const body = (await getBytes(url)).toString("utf8");
-  try {
-    return JSON.parse(body);
-  } catch {
-    throw new Error(`not JSON: ${body.slice(0, 200)}`);
-  }
-}
-function postJson(url, body) {
-  return new Promise((resolve3, reject) => {
-    const req = httpRequest2(
-      url,
-      { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
-      (res) => {
-        let answer = "";
-        res.setEncoding("utf8");
-        res.on("data", (d) => {
-          answer += d;
-        });
-        res.on(
-          "end",
-          () => res.statusCode === 200 ? resolve3() : reject(
-            new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
-          )
-        );
-      }
-    );
-    req.on("timeout", () => req.destroy(new Error(`POST ${url}: no answer within 10s`)));
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-// action/src/targets/tidb/deployments/local/server.ts
 function tidbStartFailure(log) {
   const lines = log.split("\n");
   const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
@@ -14040,7 +14037,7 @@ function ensureProgram(program, d) {
 async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir8(join15(workDir, "tmp"), { recursive: true });
+  await mkdir9(join15(workDir, "tmp"), { recursive: true });
   const port2 = await privatePort();
   const statusPort = await privatePort();
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
@@ -14048,7 +14045,7 @@ async function placeOf(d) {
 }
 async function copyProgram(from, to) {
   await rm8(to, { force: true });
-  await mkdir8(dirname4(to), { recursive: true });
+  await mkdir9(dirname4(to), { recursive: true });
   await copyFile2(from, to);
   await chmod2(to, 493);
 }
@@ -14100,7 +14097,7 @@ async function startTidbServer(o) {
     await settle(server);
   } catch (e) {
     const said = tidbStartFailure(
-      await readFile5(logFile, "utf8").catch(() => "") + await readFile5(stdout, "utf8").catch(() => "")
+      await readFile6(logFile, "utf8").catch(() => "") + await readFile6(stdout, "utf8").catch(() => "")
     );
     await life.stop().catch(() => {
     });
@@ -14275,10 +14272,7 @@ var serverForm = {
         command: [
           `kill -TERM <pid of ${d.name}>`,
           shellCommand(["cp", serverProgram(d, tiupHome()), serverCopy(d)]),
-          [
-            ...Object.entries(serverEnv(d) ?? {}).map(([k, v]) => `${k}=${shellQuote(v)}`),
-            shellCommand(serverArgs(d, PLAN_DIR))
-          ].join(" ")
+          envCommand(serverEnv(d), serverArgs(d, PLAN_DIR))
         ]
       },
       "before each block after the first (compare.blocks): a fresh process on the same data, from a fresh copy of its program"
@@ -14361,7 +14355,7 @@ var playgroundReaper = {
 };
 
 // action/src/targets/tidb/deployments/playground/run.ts
-import { readFile as readFile6, rm as rm10 } from "node:fs/promises";
+import { readFile as readFile7, rm as rm10 } from "node:fs/promises";
 import { join as join17 } from "node:path";
 var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
@@ -14397,7 +14391,7 @@ var playgroundRuntime = {
     const deadline = Date.now() + 15 * 6e4;
     let state = readPlayground("");
     while (Date.now() < deadline && !signal.aborted) {
-      state = readPlayground(await readFile6(logFile, "utf8").catch(() => ""));
+      state = readPlayground(await readFile7(logFile, "utf8").catch(() => ""));
       if (state.ready && state.endpoints.length) break;
       if (!server.isAlive() || state.failure) {
         await stop();
@@ -14968,7 +14962,7 @@ function stepsOf(plan, data, loads) {
 }
 
 // action/src/targets/tidb/run.ts
-import { mkdir as mkdir10 } from "node:fs/promises";
+import { mkdir as mkdir11 } from "node:fs/promises";
 import { join as join19 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
@@ -15166,10 +15160,10 @@ function settingsOf(setup) {
 }
 
 // action/src/targets/tidb/status-reads.ts
-import { mkdir as mkdir9, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir10, writeFile as writeFile6 } from "node:fs/promises";
 import { join as join18 } from "node:path";
 async function cpuProfiles(at2, r, seconds, dir, prefix) {
-  await mkdir9(dir, { recursive: true });
+  await mkdir10(dir, { recursive: true });
   const take = async (role, planned, kind) => {
     const component = `${role}-server`;
     const address = at2.fill(planned);
@@ -15323,7 +15317,7 @@ var TidbRun = class {
   }
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
-    await mkdir10(this.dir, { recursive: true });
+    await mkdir11(this.dir, { recursive: true });
     for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join19(this.dir, name), text);
   }
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */

@@ -63,7 +63,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-QZISNPAJ.js";
+} from "./chunk-OWJR2ERD.js";
 import {
   record,
   sshArgs

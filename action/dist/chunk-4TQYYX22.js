@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-QZISNPAJ.js";
+} from "./chunk-OWJR2ERD.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";
