@@ -57,10 +57,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-LCJLIFWB.js";
+} from "./chunk-EUNXU32X.js";
 import {
   reapLedger
-} from "./chunk-4TQYYX22.js";
+} from "./chunk-56FCH3KT.js";
 import {
   EXPIRES,
   KubeClient,
@@ -77,7 +77,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-OWJR2ERD.js";
+} from "./chunk-56XGDWSH.js";
 import {
   CLOUDS,
   Interrupted,
@@ -1279,9 +1279,19 @@ function flags(command, args, options) {
   } catch (e) {
     const allowed = Object.keys(options).map((k) => `--${k}`).join(", ");
     throw new InputError(
-      `tiperf ${command}: ${e.message.split("\n")[0]} (allowed: ${allowed || "none"})`
+      `tiperf ${command}: ${parseError(e, options)} (allowed: ${allowed || "none"})`
     );
   }
+}
+function parseError(e, options) {
+  const first = e.message.split("\n")[0] ?? "";
+  const given = /'(-[^' =]+)/.exec(first)?.[1];
+  if (!given) return first;
+  const known = options[given.replace(/^-+/, "")] ?? Object.values(options).find((o) => `-${o.short}` === given);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) return `unknown flag ${given}`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
+    return known.type === "string" ? `${given} needs a value` : `${given} takes no value (it is a switch)`;
+  return first;
 }
 function required(command, name, value) {
   if (typeof value !== "string" || value === "")

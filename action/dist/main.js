@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-LCJLIFWB.js";
+} from "./chunk-EUNXU32X.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-OWJR2ERD.js";
+} from "./chunk-56XGDWSH.js";
 import {
   Interrupted,
   installCrashTeardown,

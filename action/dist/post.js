@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-4TQYYX22.js";
+} from "./chunk-56FCH3KT.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-OWJR2ERD.js";
+import "./chunk-56XGDWSH.js";
 import {
   ledgerDir
 } from "./chunk-IT3EAII6.js";

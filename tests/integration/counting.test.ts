@@ -1,10 +1,16 @@
 // test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { functionCosts } from "../../action/src/observe/profile-diff.ts";
+import {
+  codeProfile,
+  statementsProfile,
+  windowStatements,
+} from "../../action/src/targets/tidb/code-profile.ts";
 import {
   COUNTERS_SOCKET_ENV,
   CodeCounters,
@@ -160,6 +166,17 @@ describe("a counting build: Go statements executed, read over its socket", () =>
         keys.every((k) => /file="example\.com\/counted\/(cmd\/server\/main|work\/work)\.go"/.test(k)),
         keys.join(),
       );
+
+      // per function, as a regressed cell's code profile takes them (code-profile.ts)
+      const before = await counters.functions();
+      for (let i = 0; i < 30; i++) await fetchOp(addr, 10);
+      const after = await counters.functions();
+      const costs = functionCosts(statementsProfile(windowStatements(before, after, 1000)));
+      assert.equal(costs.kind, "stmts");
+      // 30 × Loop(10): 14 statements each; the handler (a literal, counted in main) 2 a request
+      assert.equal(costs.flat.get("example.com/counted/work.Loop"), 30 * 14);
+      assert.equal(costs.flat.get("example.com/counted/cmd/server.main"), 30 * 2);
+      assert.equal(costs.total, 30 * 16);
     } finally {
       delete process.env.TIPERF_BUILDS;
     }
@@ -177,6 +194,11 @@ describe("a counting build: Go statements executed, read over its socket", () =>
     });
     servers.push(server);
     await assert.rejects(new CodeCounters(socket).read(), /ENOENT/);
+    // a code profile that cannot be read says why in the profile, it does not throw
+    const file = join(tempDir(), "stmts.pprof");
+    const profile = await codeProfile(new CodeCounters(socket), { seconds: 1, file, address: "a" });
+    assert.match(profile.error ?? "", /counters of a counting build: .*ENOENT/);
+    assert.equal(existsSync(file), false);
     assert.throws(
       () => metaHash(Buffer.from("not coverage meta-data at all, forty bytes or more")),
       /not a Go coverage meta-data file/,

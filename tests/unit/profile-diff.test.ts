@@ -6,7 +6,10 @@ import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { Function as Fn, Line, Location, Profile, Sample, StringTable, ValueType } from "pprof-format";
 import { diffProfiles, functionCosts } from "../../action/src/observe/profile-diff.ts";
+import { profileDiffMarkdown } from "../../action/src/report/evidence.ts";
 import { diffFlameSvg } from "../../action/src/report/flame.ts";
+import { statementsProfile, windowStatements } from "../../action/src/targets/tidb/code-profile.ts";
+import { statementsPerFunction } from "../../action/src/targets/tidb/counting.ts";
 import { fixture } from "../helpers/paths.ts";
 
 /** A CPU profile whose stacks (root first) carry the given nanoseconds. */
@@ -101,4 +104,155 @@ describe("profiles compared function by function", () => {
     assert.equal(alloc.kind, "alloc");
     assert.ok(alloc.total > 1e9, `${alloc.total} bytes: about 1 MB per transaction over 5 s at ~1000/s`);
   });
+});
+
+describe("a counting build's code profile: statements per function, counted", () => {
+  // `go tool covdata debugdump` of a small program (Go 1.26): a pointer method with a function
+  // literal inside, a value method, a function, main
+  const DUMP = `Cover mode: atomic
+Package path: example.com/cnt/main
+Package name: main
+
+Func: *T.P
+Srcfile: example.com/cnt/main/main.go
+Literal: false
+0: L4:C24 -- L4:C42 NS=1 = 1
+1: L4:C58 -- L4:C68 NS=1 = 1
+2: L4:C42 -- L4:C56 NS=1 = 1
+
+Func: T.M
+Srcfile: example.com/cnt/main/main.go
+Literal: false
+0: L5:C23 -- L5:C48 NS=2 = 1
+1: L5:C58 -- L5:C66 NS=1 = 1
+2: L5:C48 -- L5:C56 NS=1 = 5
+
+Func: f
+Srcfile: example.com/cnt/main/main.go
+Literal: false
+0: L6:C19 -- L6:C44 NS=2 = 0
+
+Func: init
+Srcfile: example.com/cnt/main/tiperf_counting.go
+Literal: false
+0: L7:C13 -- L7:C130 NS=3 = 1
+totalStmts: 14 coveredStmts: 11
+`;
+
+  test("debugdump read per function, named as pprof names them; what ran nothing and tiperf's file left out", () => {
+    const fns = statementsPerFunction(DUMP);
+    assert.deepEqual(
+      [...fns].map(([name, f]) => [name, f.n]),
+      [
+        ["example.com/cnt/main.(*T).P", 3],
+        ["example.com/cnt/main.T.M", 2 + 1 + 5],
+      ],
+    );
+    assert.equal(fns.get("example.com/cnt/main.T.M")?.file, "example.com/cnt/main/main.go");
+  });
+
+  const reading = (entries: [string, number][]) =>
+    new Map(entries.map(([name, n]) => [name, { file: `${name}.go`, n }]));
+
+  test("a window's statements less the idle server's over as long", () => {
+    const fns = windowStatements(
+      reading([
+        ["parse", 1000],
+        ["exec", 0],
+      ]),
+      reading([
+        ["parse", 3000],
+        ["exec", 500],
+        ["new", 40],
+      ]),
+      2000,
+      // idle: parse runs 600 a second by itself, exec nothing
+      { before: reading([["parse", 5000]]), after: reading([["parse", 11000]]), ms: 10_000 },
+    );
+    assert.deepEqual(
+      [...fns].map(([name, f]) => [name, f.n]),
+      [
+        ["parse", 2000 - 1200],
+        ["exec", 500],
+        ["new", 40],
+      ],
+    );
+    // nothing left of a function the background explains
+    const none = windowStatements(reading([["bg", 0]]), reading([["bg", 100]]), 1000, {
+      before: reading([["bg", 0]]),
+      after: reading([["bg", 200]]),
+      ms: 1000,
+    });
+    assert.equal(none.size, 0);
+  });
+
+  test("diffed per operation and ranked by the counted change, not by share", () => {
+    const base = statementsProfile(
+      reading([
+        ["session.ExecuteStmt", 1_000_000],
+        ["parser.Lex", 4_000_000],
+      ]),
+    );
+    // head: 2,000 operations where base ran 1,000; ExecuteStmt +100 a operation; Lex the same per operation
+    const head = statementsProfile(
+      reading([
+        ["session.ExecuteStmt", 2_200_000],
+        ["parser.Lex", 8_000_000],
+      ]),
+    );
+    const d = diffProfiles(functionCosts(base), functionCosts(head), { base: 1000, head: 2000 });
+    assert.equal(d.kind, "stmts");
+    assert.equal(d.unit, "stmts/op");
+    assert.deepEqual(d.total, { base: 5000, head: 5100 });
+    assert.deepEqual(
+      d.growers.map((g) => [g.name, g.delta]),
+      [["session.ExecuteStmt", 100]],
+    );
+    // Lex's share fell (80% → 78.4%) at the same count per operation: not a shrinker
+    assert.deepEqual(d.shrinkers, []);
+  });
+});
+
+test("the comment's diff table says a code profile counts statements, in statements per operation", () => {
+  const d = diffProfiles(
+    functionCosts(statementsProfile(new Map([["pkg.f", { file: "f.go", n: 1000 }]]))),
+    functionCosts(statementsProfile(new Map([["pkg.f", { file: "f.go", n: 1500 }]]))),
+    { base: 10, head: 10 },
+  );
+  const table = profileDiffMarkdown(
+    [
+      {
+        variant: "head",
+        against: "base",
+        workload: "point_select",
+        threads: 4,
+        component: "tidb-server",
+        ...d,
+      },
+    ],
+    (s) => s,
+  ).join("\n");
+  assert.match(
+    table,
+    /\| tidb-server \| statements executed \(counted\) \| \+50\.0 stmts\/op \(100\.0 → 150\.0\) \| pkg\.f \+50\.0 stmts\/op/,
+  );
+});
+
+test("a counted change that rounds to no statement per operation is listed nowhere", () => {
+  const side = (n: number, same: number) =>
+    functionCosts(
+      statementsProfile(
+        new Map([
+          ["pkg.grew", { file: "a.go", n }],
+          ["pkg.same", { file: "b.go", n: same }],
+        ]),
+      ),
+    );
+  // pkg.same: 30 statements over 1,000 operations, 0.03 a operation
+  const d = diffProfiles(side(1000, 100_000), side(2000, 100_030), { base: 1000, head: 1000 });
+  assert.deepEqual(
+    d.growers.map((g) => g.name),
+    ["pkg.grew"],
+  );
+  assert.deepEqual(d.shrinkers, []);
 });

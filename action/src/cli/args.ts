@@ -32,9 +32,22 @@ export function flags<T extends Flags>(command: string, args: string[], options:
       .map((k) => `--${k}`)
       .join(", ");
     throw new InputError(
-      `tiperf ${command}: ${(e as Error).message.split("\n")[0]} (allowed: ${allowed || "none"})`,
+      `tiperf ${command}: ${parseError(e as Error, options)} (allowed: ${allowed || "none"})`,
     );
   }
+}
+
+/** What the argument parser refused, in tiperf's words: the flag named, and what it takes. */
+function parseError(e: Error & { code?: string }, options: Flags): string {
+  const first = e.message.split("\n")[0] ?? "";
+  const given = /'(-[^' =]+)/.exec(first)?.[1];
+  if (!given) return first;
+  const known =
+    options[given.replace(/^-+/, "")] ?? Object.values(options).find((o) => `-${o.short}` === given);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) return `unknown flag ${given}`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
+    return known.type === "string" ? `${given} needs a value` : `${given} takes no value (it is a switch)`;
+  return first;
 }
 
 export function required(command: string, name: string, value: string | boolean | undefined): string {

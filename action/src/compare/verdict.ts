@@ -84,8 +84,8 @@ export const CellProfileSchema = z.strictObject({
   threads: z.number().int(),
   component: z.string(),
   address: z.string(),
-  /** cpu (absent: cpu) or alloc: a Go server's allocations over the same seconds. */
-  kind: z.enum(["cpu", "alloc"]).optional(),
+  /** cpu (absent: cpu); alloc: a Go server's allocations over the same seconds; stmts: a counting build's statements per function. */
+  kind: z.enum(["cpu", "alloc", "stmts"]).optional(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: z.string().optional(),
   /** Its flame graph (SVG beside the profile), relative to the run directory. */
@@ -119,8 +119,8 @@ export const ProfileDiffSchema = z.strictObject({
   workload: z.string(),
   threads: z.number().int(),
   component: z.string(),
-  kind: z.enum(["cpu", "alloc"]),
-  /** ms/op, KiB/op, or % (shares of each profile where the operations are unknown). */
+  kind: z.enum(["cpu", "alloc", "stmts"]),
+  /** ms/op, KiB/op, stmts/op, or % (shares of each profile where the operations are unknown). */
   unit: z.string(),
   total: z.strictObject({ base: z.number(), head: z.number() }),
   growers: z.array(GrowerSchema),

@@ -5,10 +5,12 @@
 import { gunzipSync } from "node:zlib";
 import { Profile } from "pprof-format";
 
+export type ProfileKind = "cpu" | "alloc" | "stmts";
+
 /** A profile's cost by function: in the profile's unit (CPU nanoseconds, allocated bytes). */
 export interface FunctionCosts {
-  /** "cpu" (nanoseconds) or "alloc" (bytes). */
-  kind: "cpu" | "alloc";
+  /** "cpu" (nanoseconds), "alloc" (bytes) or "stmts" (Go statements a counting build executed). */
+  kind: ProfileKind;
   total: number;
   /** Function → cost of the samples with it on the stack (once per sample) / with it as the leaf. */
   cum: Map<string, number>;
@@ -24,11 +26,14 @@ export function decodeProfile(data: Uint8Array): Profile {
 
 /**
  * The sample value a profile is read by: CPU time (cpu/nanoseconds) in a CPU profile, allocated
- * bytes (alloc_space) in a heap or allocs profile; else its last sample type.
+ * bytes (alloc_space) in a heap or allocs profile, statements in a code profile; else its last
+ * sample type.
  */
-export function sampleIndex(p: Profile): { index: number; kind: "cpu" | "alloc" } {
+export function sampleIndex(p: Profile): { index: number; kind: ProfileKind } {
   const str = (i: number | bigint) => p.stringTable.strings[num(i)] ?? "";
   const types = p.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
+  const stmts = types.findIndex((t) => t.type === "statements");
+  if (stmts >= 0) return { index: stmts, kind: "stmts" };
   const alloc = types.findIndex((t) => t.type === "alloc_space");
   if (alloc >= 0) return { index: alloc, kind: "alloc" };
   const cpu = types.findIndex((t) => t.unit === "nanoseconds");
@@ -72,8 +77,8 @@ export interface Grower {
 }
 
 export interface ProfileDiff {
-  kind: "cpu" | "alloc";
-  /** "ms/op", "KiB/op" (per operation), or "%" (shares of each profile, where operations are unknown). */
+  kind: ProfileKind;
+  /** "ms/op", "KiB/op", "stmts/op" (per operation), or "%" (shares of each profile, where operations are unknown). */
   unit: string;
   /** The whole profile on each side, in `unit` (100 for shares). */
   total: { base: number; head: number };
@@ -82,6 +87,13 @@ export interface ProfileDiff {
   /** The functions whose cumulative cost shrank most. */
   shrinkers: Grower[];
 }
+
+/** A profile kind's figure per operation: its unit and the scale from the profile's own. */
+const PER_OP: Record<ProfileKind, { scale: number; unit: string }> = {
+  cpu: { scale: 1e-6, unit: "ms/op" },
+  alloc: { scale: 1 / 1024, unit: "KiB/op" },
+  stmts: { scale: 1, unit: "stmts/op" },
+};
 
 /**
  * Base's and head's profiles of one program compared function by function: each function's
@@ -95,8 +107,9 @@ export function diffProfiles(
   n = 10,
 ): ProfileDiff {
   const perOp = ops && ops.base > 0 && ops.head > 0;
-  const scale = base.kind === "cpu" ? 1e-6 : 1 / 1024; // ns → ms, bytes → KiB
-  const unit = perOp ? (base.kind === "cpu" ? "ms/op" : "KiB/op") : "%";
+  // ns → ms, bytes → KiB, statements as counted
+  const { scale, unit: opUnit } = PER_OP[base.kind];
+  const unit = perOp ? opUnit : "%";
   const of = (c: FunctionCosts, side: "base" | "head", v: number) =>
     perOp
       ? (v * scale) / (ops as { base: number; head: number })[side]
@@ -104,9 +117,9 @@ export function diffProfiles(
         ? (100 * v) / c.total
         : 0;
   // frames on (nearly) every stack (runtime.goexit, a server's main loop) grow by the whole change
-  // and name nothing: their callees do
+  // and name nothing: their callees do (a code profile has no stacks: each function stands alone)
   const everywhere = (c: FunctionCosts, name: string) =>
-    c.total > 0 && (c.cum.get(name) ?? 0) / c.total > 0.9;
+    c.kind !== "stmts" && c.total > 0 && (c.cum.get(name) ?? 0) / c.total > 0.9;
   const names = [...new Set([...base.cum.keys(), ...head.cum.keys()])].filter(
     (name) => !(everywhere(base, name) && everywhere(head, name)),
   );
@@ -119,15 +132,19 @@ export function diffProfiles(
   });
   // ranked by the change of their share: two re-runs' profiles differ in total by the machine's
   // noise (tens of percent), which moves every function's cost per operation alike; a share moves
-  // only where a function got costlier than the rest
-  const byDelta = [...rows].sort((a, b) => b.share_delta - a.share_delta);
+  // only where a function got costlier than the rest. Statements are counted, not sampled, and
+  // the machine does not move them: per operation they rank by their own change
+  const counted = perOp && base.kind === "stmts";
+  // (a counted change below a tenth of a statement per operation names nothing: left out)
+  const key = (r: Grower) => (counted ? (Math.abs(r.delta) < 0.05 ? 0 : r.delta) : r.share_delta);
+  const byDelta = [...rows].sort((a, b) => key(b) - key(a));
   return {
     kind: base.kind,
     unit,
     total: { base: of(base, "base", base.total), head: of(head, "head", head.total) },
-    growers: byDelta.filter((r) => r.share_delta > 0).slice(0, n),
+    growers: byDelta.filter((r) => key(r) > 0).slice(0, n),
     shrinkers: byDelta
-      .filter((r) => r.share_delta < 0)
+      .filter((r) => key(r) < 0)
       .reverse()
       .slice(0, n),
   };

@@ -76,7 +76,7 @@ export function profileMarkdown(
       ? Object.entries(p.measured).map(([k, v]) => ` (${k} ${Math.round(v)})`)[0]
       : "";
     out.push(
-      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)}${p.kind === "alloc" ? " (allocations)" : ""} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
+      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)}${p.kind === "alloc" ? " (allocations)" : p.kind === "stmts" ? " (statements executed)" : ""} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
     );
   }
   return out;
@@ -85,6 +85,9 @@ export function profileMarkdown(
 /** A profile diff's value in its unit (ms/op to 3 decimals, KiB/op to 1, shares to 1). */
 const diffValue = (x: number, unit: string) =>
   `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(unit === "ms/op" ? 3 : 1)}${unit === "%" ? " pts" : ` ${unit}`}`;
+
+/** What a profile of each kind measures, as the diff table says it. */
+const PROFILE_NAME = { cpu: "CPU", alloc: "allocations", stmts: "statements executed (counted)" } as const;
 
 /** A function name as a table shows it: the package path cut, the tail kept. */
 const shortFn = (name: string) => {
@@ -102,7 +105,7 @@ export function profileDiffMarkdown(
 ): string[] {
   if (!diffs?.length) return [];
   const out = [
-    "**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by):",
+    `**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by${diffs.some((d) => d.kind === "stmts") ? "; statements executed: a counting build's own statements per function, the idle server's taken off, ranked by their change per operation" : ""}):`,
     "",
     "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
     "|---|---|---|---|---|---|---|",
@@ -117,7 +120,7 @@ export function profileDiffMarkdown(
         )
         .join("<br>") || "–";
     out.push(
-      `| ${esc(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc(d.variant)})` : ""} | ${esc(d.component)} | ${d.kind === "cpu" ? "CPU" : "allocations"} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} → ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc(d.flame)}\`` : "–"} |`,
+      `| ${esc(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc(d.variant)})` : ""} | ${esc(d.component)} | ${PROFILE_NAME[d.kind]} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} → ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc(d.flame)}\`` : "–"} |`,
     );
   }
   return out;

@@ -147,8 +147,8 @@ export interface CpuProfile {
   /** The program (tidb-server, tikv-server) and its status address. */
   component: string;
   address: string;
-  /** cpu (absent: cpu) or alloc: the bytes a Go server allocated over the same seconds. */
-  kind?: "cpu" | "alloc";
+  /** cpu (absent: cpu); alloc: a Go server's bytes allocated; stmts: a counting build's statements (code-profile.ts). */
+  kind?: "cpu" | "alloc" | "stmts";
   file?: string;
   error?: string;
 }

@@ -126,6 +126,51 @@ export function statementsPerFile(textfmt: string): Map<string, number> {
   return out;
 }
 
+/** One function's statements executed so far, and the file it is in. */
+export interface FunctionStatements {
+  file: string;
+  n: number;
+}
+
+/** Go's name of a function as pprof spells it: `pkg.f`, `pkg.T.m`, `pkg.(*T).m`. */
+function goName(pkg: string, fn: string): string {
+  const m = /^\*([^.]+)\.(.+)$/.exec(fn);
+  return m ? `${pkg}.(*${m[1]}).${m[2]}` : `${pkg}.${fn}`;
+}
+
+/**
+ * Statements executed per function from `go tool covdata debugdump` output (per package a
+ * "Package path:" line, per function "Func:" and "Srcfile:" lines, then one line per block:
+ * `0: L4:C23 -- L4:C48 NS=2 = 5`, statements and executions): Σ statements × executions; a
+ * function literal's blocks count in the function around it. Functions that executed none and
+ * tiperf's own file left out.
+ */
+export function statementsPerFunction(dump: string): Map<string, FunctionStatements> {
+  const out = new Map<string, FunctionStatements>();
+  let pkg = "";
+  let fn = "";
+  let file = "";
+  for (const line of dump.split("\n")) {
+    const header = /^(Package path|Func|Srcfile): (.+)$/.exec(line);
+    if (header) {
+      const [, key, value] = header as unknown as [string, string, string];
+      if (key === "Package path") pkg = value;
+      else if (key === "Func") fn = value;
+      else file = value;
+      continue;
+    }
+    const m = /^\d+: L\d+:C\d+ -- L\d+:C\d+ NS=(\d+) = (\d+)$/.exec(line);
+    if (!m || !fn || file.endsWith(`/${COUNTING_FILE}`)) continue;
+    const n = Number(m[1]) * Number(m[2]);
+    if (n === 0) continue;
+    const name = goName(pkg, fn);
+    const entry = out.get(name) ?? { file, n: 0 };
+    entry.n += n;
+    out.set(name, entry);
+  }
+  return out;
+}
+
 /** A counting build's counters, read over its socket: one per source file that executed statements. */
 export class CodeCounters {
   /** The directory holding the meta-data file, written once; each reading's counters beside a link to it. */
@@ -159,8 +204,11 @@ export class CodeCounters {
     return this.meta;
   }
 
-  /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
-  async read(): Promise<Record<string, number>> {
+  /**
+   * The process's counters now, written beside its meta-data and converted with `go tool covdata`
+   * (`tool`: textfmt or debugdump), the tool's output returned.
+   */
+  private async convert(tool: "textfmt" | "debugdump"): Promise<string> {
     const meta = await this.metaData();
     // the counters are taken at this GET; converting them afterwards does not move the window
     const counters = await this.get("/counters");
@@ -171,16 +219,31 @@ export class CodeCounters {
       await writeFile(join(dir, `covcounters.${meta.hash}.1.1`), counters);
       const out = join(dir, "statements.txt");
       const go = this.o.go ?? "go";
-      const args = ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`];
+      const args = ["tool", "covdata", tool, `-i=${dir}`, ...(tool === "textfmt" ? [`-o=${out}`] : [])];
       const r = await runCommand(go, args, { timeoutMs: 60_000, env: process.env });
       if (r.code !== 0)
         throw new Error(`${go} ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
-      const result: Record<string, number> = {};
-      for (const [file, n] of statementsPerFile(await readFile(out, "utf8")))
-        result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
-      return result;
+      return tool === "textfmt" ? await readFile(out, "utf8") : r.stdout;
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  }
+
+  /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
+  async read(): Promise<Record<string, number>> {
+    const result: Record<string, number> = {};
+    for (const [file, n] of statementsPerFile(await this.convert("textfmt")))
+      result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
+    return result;
+  }
+
+  /** The statements each function executed so far (a regressed cell's code profile, code-profile.ts). */
+  async functions(): Promise<Map<string, FunctionStatements>> {
+    const out = statementsPerFunction(await this.convert("debugdump"));
+    if (!out.size)
+      throw new Error(
+        "go tool covdata debugdump named no function that executed (has its output's format changed?)",
+      );
+    return out;
   }
 }

@@ -1,5 +1,5 @@
 // What a running TiDB deployment's servers say of themselves at run time, over their status ports:
-// CPU and allocation profiles (a regressed cell's evidence), and every counter of their /metrics
+// CPU and allocation profiles, and a counting build's code profile (a regressed cell's evidence), and every counter of their /metrics
 // (a cell's cost per operation).
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -7,6 +7,7 @@ import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import { promCounters } from "../../observe/counters.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { CpuProfile } from "../types.ts";
+import { codeProfile } from "./code-profile.ts";
 import type { Running } from "./deployments/types.ts";
 
 /** How the run reaches the servers' status ports: the plan's addresses filled in, a GET, the bastion's load host if any. */
@@ -56,15 +57,22 @@ export async function cpuProfiles(
     }
   };
   const roles = ["tidb", "tikv"] as const;
+  // a counting build's statements per function over the same seconds, by the status address of its server
+  const code = r.counting.map((c, i) => {
+    const address = at.fill(r.status.tidb?.[i] ?? `tidb-server ${i + 1}`);
+    const file = join(dir, `${prefix}-tidb-server-${address.replace(/[^\w.-]+/g, "_")}-stmts.pprof`);
+    return codeProfile(c, { seconds, file, address });
+  });
   // TiKV is not Go: its CPU profile only
-  return Promise.all(
-    roles.flatMap((role) =>
+  return Promise.all([
+    ...roles.flatMap((role) =>
       (r.status[role] ?? []).flatMap((a) => [
         take(role, a, "cpu"),
         ...(role === "tidb" ? [take(role, a, "alloc")] : []),
       ]),
     ),
-  );
+    ...code,
+  ]);
 }
 
 /**

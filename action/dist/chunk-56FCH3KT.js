@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-OWJR2ERD.js";
+} from "./chunk-56XGDWSH.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";

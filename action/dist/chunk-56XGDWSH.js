@@ -13909,6 +13909,35 @@ function statementsPerFile(textfmt) {
   }
   return out;
 }
+function goName(pkg, fn) {
+  const m = /^\*([^.]+)\.(.+)$/.exec(fn);
+  return m ? `${pkg}.(*${m[1]}).${m[2]}` : `${pkg}.${fn}`;
+}
+function statementsPerFunction(dump) {
+  const out = /* @__PURE__ */ new Map();
+  let pkg = "";
+  let fn = "";
+  let file = "";
+  for (const line of dump.split("\n")) {
+    const header = /^(Package path|Func|Srcfile): (.+)$/.exec(line);
+    if (header) {
+      const [, key, value] = header;
+      if (key === "Package path") pkg = value;
+      else if (key === "Func") fn = value;
+      else file = value;
+      continue;
+    }
+    const m = /^\d+: L\d+:C\d+ -- L\d+:C\d+ NS=(\d+) = (\d+)$/.exec(line);
+    if (!m || !fn || file.endsWith(`/${COUNTING_FILE}`)) continue;
+    const n = Number(m[1]) * Number(m[2]);
+    if (n === 0) continue;
+    const name = goName(pkg, fn);
+    const entry = out.get(name) ?? { file, n: 0 };
+    entry.n += n;
+    out.set(name, entry);
+  }
+  return out;
+}
 var CodeCounters = class {
   constructor(socket, o = {}) {
     this.socket = socket;
@@ -13939,8 +13968,11 @@ var CodeCounters = class {
     });
     return this.meta;
   }
-  /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
-  async read() {
+  /**
+   * The process's counters now, written beside its meta-data and converted with `go tool covdata`
+   * (`tool`: textfmt or debugdump), the tool's output returned.
+   */
+  async convert(tool) {
     const meta = await this.metaData();
     const counters = await this.get("/counters");
     const dir = join14(meta.dir, `reading-${this.n++}`);
@@ -13950,17 +13982,30 @@ var CodeCounters = class {
       await writeFile5(join14(dir, `covcounters.${meta.hash}.1.1`), counters);
       const out = join14(dir, "statements.txt");
       const go = this.o.go ?? "go";
-      const args = ["tool", "covdata", "textfmt", `-i=${dir}`, `-o=${out}`];
+      const args = ["tool", "covdata", tool, `-i=${dir}`, ...tool === "textfmt" ? [`-o=${out}`] : []];
       const r = await runCommand(go, args, { timeoutMs: 6e4, env: process.env });
       if (r.code !== 0)
         throw new Error(`${go} ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
-      const result = {};
-      for (const [file, n] of statementsPerFile(await readFile5(out, "utf8")))
-        result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
-      return result;
+      return tool === "textfmt" ? await readFile5(out, "utf8") : r.stdout;
     } finally {
       await rm7(dir, { recursive: true, force: true });
     }
+  }
+  /** The statements each file executed so far, as counters `tidb:go_statements_total{file="…"}`. */
+  async read() {
+    const result = {};
+    for (const [file, n] of statementsPerFile(await this.convert("textfmt")))
+      result[counterKey("tidb", seriesKey(GO_STATEMENTS, { file }))] = n;
+    return result;
+  }
+  /** The statements each function executed so far (a regressed cell's code profile, code-profile.ts). */
+  async functions() {
+    const out = statementsPerFunction(await this.convert("debugdump"));
+    if (!out.size)
+      throw new Error(
+        "go tool covdata debugdump named no function that executed (has its output's format changed?)"
+      );
+    return out;
   }
 };
 
@@ -15160,8 +15205,1022 @@ function settingsOf(setup) {
 }
 
 // action/src/targets/tidb/status-reads.ts
-import { mkdir as mkdir10, writeFile as writeFile6 } from "node:fs/promises";
+import { mkdir as mkdir10, writeFile as writeFile7 } from "node:fs/promises";
 import { join as join18 } from "node:path";
+
+// action/src/targets/tidb/code-profile.ts
+import { writeFile as writeFile6 } from "node:fs/promises";
+import { setTimeout as sleep } from "node:timers/promises";
+
+// node_modules/pprof-format/dist/esm/index.js
+var __classPrivateFieldGet = function(receiver, state, kind, f) {
+  if (kind === "a" && !f) throw new TypeError("Private accessor was defined without a getter");
+  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver)) throw new TypeError("Cannot read private member from an object whose class did not declare it");
+  return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
+};
+var _StringTable_encodings;
+var _StringTable_positions;
+var lowMaxBig = 2n ** 32n - 1n;
+var lowMax = 2 ** 32 - 1;
+var lowMaxPlus1 = lowMax + 1;
+var toUtf8 = typeof Buffer === "undefined" ? (value) => new TextEncoder().encode(value) : (value) => Buffer.from(value, "utf8");
+function countNumberBytes(buffer) {
+  if (!buffer.length)
+    return 0;
+  let i = 0;
+  while (i < buffer.length && buffer[i++] >= 128)
+    ;
+  return i;
+}
+function decodeBigNumber(buffer) {
+  if (!buffer.length)
+    return BigInt(0);
+  let value = BigInt(buffer[0] & 127);
+  let i = 0;
+  while (buffer[i++] >= 128) {
+    value |= BigInt(buffer[i] & 127) << BigInt(7 * i);
+  }
+  return value;
+}
+function makeValue(value, offset = 0) {
+  return { value, offset };
+}
+function getValue(mode, buffer) {
+  switch (mode) {
+    case kTypeVarInt:
+      for (let i = 0; i < buffer.length; i++) {
+        if (!(buffer[i] & 128)) {
+          return makeValue(buffer.subarray(0, i + 1));
+        }
+      }
+      return makeValue(buffer);
+    case kTypeLengthDelim: {
+      const offset = countNumberBytes(buffer);
+      const size = decodeNumber(buffer);
+      return makeValue(buffer.subarray(offset, Number(size) + offset), offset);
+    }
+    default:
+      throw new Error(`Unrecognized value type: ${mode}`);
+  }
+}
+function lowBits(number) {
+  return typeof number !== "bigint" ? (number >>> 0) % lowMaxPlus1 : Number(number & lowMaxBig);
+}
+function highBits(number) {
+  return typeof number !== "bigint" ? number / lowMaxPlus1 >>> 0 : Number(number >> 32n & lowMaxBig);
+}
+function long(number) {
+  const sign = number < 0;
+  if (sign)
+    number = -number;
+  let lo = lowBits(number);
+  let hi = highBits(number);
+  if (sign) {
+    hi = ~hi >>> 0;
+    lo = ~lo >>> 0;
+    if (++lo > lowMax) {
+      lo = 0;
+      if (++hi > lowMax) {
+        hi = 0;
+      }
+    }
+  }
+  return [hi, lo];
+}
+var kTypeVarInt = 0;
+var kTypeLengthDelim = 2;
+function decodeNumber(buffer) {
+  const size = countNumberBytes(buffer);
+  if (size > 4)
+    return decodeBigNumber(buffer);
+  if (!buffer.length)
+    return 0;
+  let value = buffer[0] & 127;
+  let i = 0;
+  while (buffer[i++] >= 128) {
+    value |= (buffer[i] & 127) << 7 * i;
+  }
+  return value;
+}
+function decodeNumbers(buffer) {
+  const values = [];
+  let start = 0;
+  for (let i = 0; i < buffer.length; i++) {
+    if ((buffer[i] & 128) === 0) {
+      values.push(decodeNumber(buffer.subarray(start, i + 1)));
+      start = i + 1;
+    }
+  }
+  return values;
+}
+function push(value, list2) {
+  if (list2 == null) {
+    return [value];
+  }
+  list2.push(value);
+  return list2;
+}
+function pushAll(values, list2) {
+  if (list2 == null) {
+    return values;
+  }
+  for (const value of values) {
+    list2.push(value);
+  }
+  return list2;
+}
+function measureNumber(number) {
+  if (number === 0 || number === 0n)
+    return 0;
+  const [hi, lo] = long(number);
+  const a = lo;
+  const b = (lo >>> 28 | hi << 4) >>> 0;
+  const c = hi >>> 24;
+  if (c !== 0) {
+    return c < 128 ? 9 : 10;
+  }
+  if (b !== 0) {
+    if (b < 16384) {
+      return b < 128 ? 5 : 6;
+    }
+    return b < 2097152 ? 7 : 8;
+  }
+  if (a < 16384) {
+    return a < 128 ? 1 : 2;
+  }
+  return a < 2097152 ? 3 : 4;
+}
+function measureValue(value) {
+  if (typeof value === "undefined")
+    return 0;
+  if (typeof value === "number" || typeof value === "bigint") {
+    return measureNumber(value) || 1;
+  }
+  return value.length;
+}
+function measureArray(list2) {
+  let size = 0;
+  for (const item of list2) {
+    size += measureValue(item);
+  }
+  return size;
+}
+function measureNumberField(number) {
+  const length = measureNumber(number);
+  return length ? 1 + length : 0;
+}
+function measureNumberArrayField(values) {
+  let total = 0;
+  for (const value of values) {
+    total += measureNumber(value) || 1;
+  }
+  return total ? 1 + measureNumber(total) + total : 0;
+}
+function measureLengthDelimField(value) {
+  const length = measureValue(value);
+  return length ? 1 + measureNumber(length) + length : 0;
+}
+function measureLengthDelimArrayField(values) {
+  let total = 0;
+  for (const value of values) {
+    total += measureLengthDelimField(value);
+  }
+  return total;
+}
+function encodeNumber(buffer, i, number) {
+  if (number === 0 || number === 0n) {
+    buffer[i++] = 0;
+    return i;
+  }
+  let [hi, lo] = long(number);
+  while (hi) {
+    buffer[i++] = lo & 127 | 128;
+    lo = (lo >>> 7 | hi << 25) >>> 0;
+    hi >>>= 7;
+  }
+  while (lo > 127) {
+    buffer[i++] = lo & 127 | 128;
+    lo = lo >>> 7;
+  }
+  buffer[i++] = lo;
+  return i;
+}
+var emptyTableToken = /* @__PURE__ */ Symbol();
+var StringTable = class _StringTable {
+  constructor(tok) {
+    this.strings = new Array();
+    _StringTable_encodings.set(this, new Array());
+    _StringTable_positions.set(this, /* @__PURE__ */ new Map());
+    if (tok !== emptyTableToken) {
+      this.dedup("");
+    }
+  }
+  get encodedLength() {
+    let size = 0;
+    for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
+      size += encoded.length;
+    }
+    return size;
+  }
+  _encodeToBuffer(buffer, offset) {
+    for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
+      buffer.set(encoded, offset);
+      offset += encoded.length;
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.encodedLength)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static _encodeStringFromUtf8(stringBuffer) {
+    const buffer = new Uint8Array(1 + stringBuffer.length + (measureNumber(stringBuffer.length) || 1));
+    let offset = 0;
+    buffer[offset++] = 50;
+    offset = encodeNumber(buffer, offset, stringBuffer.length);
+    if (stringBuffer.length > 0) {
+      buffer.set(stringBuffer, offset);
+    }
+    return buffer;
+  }
+  static _encodeString(string) {
+    return _StringTable._encodeStringFromUtf8(toUtf8(string));
+  }
+  dedup(string) {
+    if (typeof string === "number")
+      return string;
+    if (!__classPrivateFieldGet(this, _StringTable_positions, "f").has(string)) {
+      const pos = this.strings.push(string) - 1;
+      __classPrivateFieldGet(this, _StringTable_positions, "f").set(string, pos);
+      __classPrivateFieldGet(this, _StringTable_encodings, "f").push(_StringTable._encodeString(string));
+    }
+    return __classPrivateFieldGet(this, _StringTable_positions, "f").get(string);
+  }
+  _decodeString(buffer) {
+    const string = new TextDecoder().decode(buffer);
+    __classPrivateFieldGet(this, _StringTable_positions, "f").set(string, this.strings.push(string) - 1);
+    __classPrivateFieldGet(this, _StringTable_encodings, "f").push(_StringTable._encodeStringFromUtf8(buffer));
+  }
+};
+_StringTable_encodings = /* @__PURE__ */ new WeakMap(), _StringTable_positions = /* @__PURE__ */ new WeakMap();
+function decode(buffer, decoder) {
+  const data = {};
+  let index = 0;
+  while (index < buffer.length) {
+    const field = buffer[index] >> 3;
+    const mode = buffer[index] & 7;
+    index++;
+    const { offset, value } = getValue(mode, buffer.subarray(index));
+    index += value.length + offset;
+    decoder(data, field, value);
+  }
+  return data;
+}
+var ValueType = class _ValueType {
+  static create(data) {
+    return data instanceof _ValueType ? data : new _ValueType(data);
+  }
+  constructor(data) {
+    this.type = data.type || 0;
+    this.unit = data.unit || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.type);
+    total += measureNumberField(this.unit);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.type) {
+      buffer[offset++] = 8;
+      offset = encodeNumber(buffer, offset, this.type);
+    }
+    if (this.unit) {
+      buffer[offset++] = 16;
+      offset = encodeNumber(buffer, offset, this.unit);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.type = decodeNumber(buffer);
+        break;
+      case 2:
+        data.unit = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Label = class _Label {
+  static create(data) {
+    return data instanceof _Label ? data : new _Label(data);
+  }
+  constructor(data) {
+    this.key = data.key || 0;
+    this.str = data.str || 0;
+    this.num = data.num || 0;
+    this.numUnit = data.numUnit || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.key);
+    total += measureNumberField(this.str);
+    total += measureNumberField(this.num);
+    total += measureNumberField(this.numUnit);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.key) {
+      buffer[offset++] = 8;
+      offset = encodeNumber(buffer, offset, this.key);
+    }
+    if (this.str) {
+      buffer[offset++] = 16;
+      offset = encodeNumber(buffer, offset, this.str);
+    }
+    if (this.num) {
+      buffer[offset++] = 24;
+      offset = encodeNumber(buffer, offset, this.num);
+    }
+    if (this.numUnit) {
+      buffer[offset++] = 32;
+      offset = encodeNumber(buffer, offset, this.numUnit);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.key = decodeNumber(buffer);
+        break;
+      case 2:
+        data.str = decodeNumber(buffer);
+        break;
+      case 3:
+        data.num = decodeNumber(buffer);
+        break;
+      case 4:
+        data.numUnit = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Sample = class _Sample {
+  static create(data) {
+    return data instanceof _Sample ? data : new _Sample(data);
+  }
+  constructor(data) {
+    this.locationId = data.locationId || [];
+    this.value = data.value || [];
+    this.label = (data.label || []).map(Label.create);
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberArrayField(this.locationId);
+    total += measureNumberArrayField(this.value);
+    total += measureLengthDelimArrayField(this.label);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.locationId.length) {
+      buffer[offset++] = 10;
+      offset = encodeNumber(buffer, offset, measureArray(this.locationId));
+      for (const locationId of this.locationId) {
+        offset = encodeNumber(buffer, offset, locationId);
+      }
+    }
+    if (this.value.length) {
+      buffer[offset++] = 18;
+      offset = encodeNumber(buffer, offset, measureArray(this.value));
+      for (const value of this.value) {
+        offset = encodeNumber(buffer, offset, value);
+      }
+    }
+    for (const label of this.label) {
+      buffer[offset++] = 26;
+      offset = encodeNumber(buffer, offset, label.length);
+      offset = label._encodeToBuffer(buffer, offset);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.locationId = pushAll(decodeNumbers(buffer), data.locationId);
+        break;
+      case 2:
+        data.value = pushAll(decodeNumbers(buffer), data.value);
+        break;
+      case 3:
+        data.label = push(Label.decode(buffer), data.label);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Mapping = class _Mapping {
+  static create(data) {
+    return data instanceof _Mapping ? data : new _Mapping(data);
+  }
+  constructor(data) {
+    this.id = data.id || 0;
+    this.memoryStart = data.memoryStart || 0;
+    this.memoryLimit = data.memoryLimit || 0;
+    this.fileOffset = data.fileOffset || 0;
+    this.filename = data.filename || 0;
+    this.buildId = data.buildId || 0;
+    this.hasFunctions = !!data.hasFunctions;
+    this.hasFilenames = !!data.hasFilenames;
+    this.hasLineNumbers = !!data.hasLineNumbers;
+    this.hasInlineFrames = !!data.hasInlineFrames;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.id);
+    total += measureNumberField(this.memoryStart);
+    total += measureNumberField(this.memoryLimit);
+    total += measureNumberField(this.fileOffset);
+    total += measureNumberField(this.filename);
+    total += measureNumberField(this.buildId);
+    total += measureNumberField(this.hasFunctions ? 1 : 0);
+    total += measureNumberField(this.hasFilenames ? 1 : 0);
+    total += measureNumberField(this.hasLineNumbers ? 1 : 0);
+    total += measureNumberField(this.hasInlineFrames ? 1 : 0);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.id) {
+      buffer[offset++] = 8;
+      offset = encodeNumber(buffer, offset, this.id);
+    }
+    if (this.memoryStart) {
+      buffer[offset++] = 16;
+      offset = encodeNumber(buffer, offset, this.memoryStart);
+    }
+    if (this.memoryLimit) {
+      buffer[offset++] = 24;
+      offset = encodeNumber(buffer, offset, this.memoryLimit);
+    }
+    if (this.fileOffset) {
+      buffer[offset++] = 32;
+      offset = encodeNumber(buffer, offset, this.fileOffset);
+    }
+    if (this.filename) {
+      buffer[offset++] = 40;
+      offset = encodeNumber(buffer, offset, this.filename);
+    }
+    if (this.buildId) {
+      buffer[offset++] = 48;
+      offset = encodeNumber(buffer, offset, this.buildId);
+    }
+    if (this.hasFunctions) {
+      buffer[offset++] = 56;
+      offset = encodeNumber(buffer, offset, 1);
+    }
+    if (this.hasFilenames) {
+      buffer[offset++] = 64;
+      offset = encodeNumber(buffer, offset, 1);
+    }
+    if (this.hasLineNumbers) {
+      buffer[offset++] = 72;
+      offset = encodeNumber(buffer, offset, 1);
+    }
+    if (this.hasInlineFrames) {
+      buffer[offset++] = 80;
+      offset = encodeNumber(buffer, offset, 1);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.id = decodeNumber(buffer);
+        break;
+      case 2:
+        data.memoryStart = decodeNumber(buffer);
+        break;
+      case 3:
+        data.memoryLimit = decodeNumber(buffer);
+        break;
+      case 4:
+        data.fileOffset = decodeNumber(buffer);
+        break;
+      case 5:
+        data.filename = decodeNumber(buffer);
+        break;
+      case 6:
+        data.buildId = decodeNumber(buffer);
+        break;
+      case 7:
+        data.hasFunctions = !!decodeNumber(buffer);
+        break;
+      case 8:
+        data.hasFilenames = !!decodeNumber(buffer);
+        break;
+      case 9:
+        data.hasLineNumbers = !!decodeNumber(buffer);
+        break;
+      case 10:
+        data.hasInlineFrames = !!decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Line = class _Line {
+  static create(data) {
+    return data instanceof _Line ? data : new _Line(data);
+  }
+  constructor(data) {
+    this.functionId = data.functionId || 0;
+    this.line = data.line || 0;
+    this.column = data.column || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.functionId);
+    total += measureNumberField(this.line);
+    total += measureNumberField(this.column);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.functionId) {
+      buffer[offset++] = 8;
+      offset = encodeNumber(buffer, offset, this.functionId);
+    }
+    if (this.line) {
+      buffer[offset++] = 16;
+      offset = encodeNumber(buffer, offset, this.line);
+    }
+    if (this.column) {
+      buffer[offset++] = 24;
+      offset = encodeNumber(buffer, offset, this.column);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.functionId = decodeNumber(buffer);
+        break;
+      case 2:
+        data.line = decodeNumber(buffer);
+        break;
+      case 3:
+        data.column = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Location = class _Location {
+  static create(data) {
+    return data instanceof _Location ? data : new _Location(data);
+  }
+  constructor(data) {
+    this.id = data.id || 0;
+    this.mappingId = data.mappingId || 0;
+    this.address = data.address || 0;
+    this.line = (data.line || []).map(Line.create);
+    this.isFolded = !!data.isFolded;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.id);
+    total += measureNumberField(this.mappingId);
+    total += measureNumberField(this.address);
+    total += measureLengthDelimArrayField(this.line);
+    total += measureNumberField(this.isFolded ? 1 : 0);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.id) {
+      buffer[offset++] = 8;
+      offset = encodeNumber(buffer, offset, this.id);
+    }
+    if (this.mappingId) {
+      buffer[offset++] = 16;
+      offset = encodeNumber(buffer, offset, this.mappingId);
+    }
+    if (this.address) {
+      buffer[offset++] = 24;
+      offset = encodeNumber(buffer, offset, this.address);
+    }
+    for (const line of this.line) {
+      buffer[offset++] = 34;
+      offset = encodeNumber(buffer, offset, line.length);
+      offset = line._encodeToBuffer(buffer, offset);
+    }
+    if (this.isFolded) {
+      buffer[offset++] = 40;
+      offset = encodeNumber(buffer, offset, 1);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.id = decodeNumber(buffer);
+        break;
+      case 2:
+        data.mappingId = decodeNumber(buffer);
+        break;
+      case 3:
+        data.address = decodeNumber(buffer);
+        break;
+      case 4:
+        data.line = push(Line.decode(buffer), data.line);
+        break;
+      case 5:
+        data.isFolded = !!decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Function = class _Function {
+  static create(data) {
+    return data instanceof _Function ? data : new _Function(data);
+  }
+  constructor(data) {
+    this.id = data.id || 0;
+    this.name = data.name || 0;
+    this.systemName = data.systemName || 0;
+    this.filename = data.filename || 0;
+    this.startLine = data.startLine || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureNumberField(this.id);
+    total += measureNumberField(this.name);
+    total += measureNumberField(this.systemName);
+    total += measureNumberField(this.filename);
+    total += measureNumberField(this.startLine);
+    return total;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    if (this.id) {
+      buffer[offset++] = 8;
+      offset = encodeNumber(buffer, offset, this.id);
+    }
+    if (this.name) {
+      buffer[offset++] = 16;
+      offset = encodeNumber(buffer, offset, this.name);
+    }
+    if (this.systemName) {
+      buffer[offset++] = 24;
+      offset = encodeNumber(buffer, offset, this.systemName);
+    }
+    if (this.filename) {
+      buffer[offset++] = 32;
+      offset = encodeNumber(buffer, offset, this.filename);
+    }
+    if (this.startLine) {
+      buffer[offset++] = 40;
+      offset = encodeNumber(buffer, offset, this.startLine);
+    }
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.id = decodeNumber(buffer);
+        break;
+      case 2:
+        data.name = decodeNumber(buffer);
+        break;
+      case 3:
+        data.systemName = decodeNumber(buffer);
+        break;
+      case 4:
+        data.filename = decodeNumber(buffer);
+        break;
+      case 5:
+        data.startLine = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+var Profile = class {
+  constructor(data = {}) {
+    this.sampleType = (data.sampleType || []).map(ValueType.create);
+    this.sample = (data.sample || []).map(Sample.create);
+    this.mapping = (data.mapping || []).map(Mapping.create);
+    this.location = (data.location || []).map(Location.create);
+    this.function = (data.function || []).map(Function.create);
+    this.stringTable = data.stringTable || new StringTable();
+    this.dropFrames = data.dropFrames || 0;
+    this.keepFrames = data.keepFrames || 0;
+    this.timeNanos = data.timeNanos || 0;
+    this.durationNanos = data.durationNanos || 0;
+    this.periodType = data.periodType ? ValueType.create(data.periodType) : void 0;
+    this.period = data.period || 0;
+    this.comment = data.comment || [];
+    this.defaultSampleType = data.defaultSampleType || 0;
+    this.docUrl = data.docUrl || 0;
+  }
+  get length() {
+    let total = 0;
+    total += measureLengthDelimArrayField(this.sampleType);
+    total += measureLengthDelimArrayField(this.sample);
+    total += measureLengthDelimArrayField(this.mapping);
+    total += measureLengthDelimArrayField(this.location);
+    total += measureLengthDelimArrayField(this.function);
+    total += this.stringTable.encodedLength;
+    total += measureNumberField(this.dropFrames);
+    total += measureNumberField(this.keepFrames);
+    total += measureNumberField(this.timeNanos);
+    total += measureNumberField(this.durationNanos);
+    total += measureLengthDelimField(this.periodType);
+    total += measureNumberField(this.period);
+    total += measureNumberArrayField(this.comment);
+    total += measureNumberField(this.defaultSampleType);
+    total += measureNumberField(this.docUrl);
+    return total;
+  }
+  _encodeSampleTypesToBuffer(buffer, offset = 0) {
+    for (const sampleType of this.sampleType) {
+      buffer[offset++] = 10;
+      offset = encodeNumber(buffer, offset, sampleType.length);
+      offset = sampleType._encodeToBuffer(buffer, offset);
+    }
+    return offset;
+  }
+  _encodeSamplesToBuffer(buffer, offset = 0) {
+    for (const sample of this.sample) {
+      buffer[offset++] = 18;
+      offset = encodeNumber(buffer, offset, sample.length);
+      offset = sample._encodeToBuffer(buffer, offset);
+    }
+    return offset;
+  }
+  _encodeMappingsToBuffer(buffer, offset = 0) {
+    for (const mapping of this.mapping) {
+      buffer[offset++] = 26;
+      offset = encodeNumber(buffer, offset, mapping.length);
+      offset = mapping._encodeToBuffer(buffer, offset);
+    }
+    return offset;
+  }
+  _encodeLocationsToBuffer(buffer, offset = 0) {
+    for (const location of this.location) {
+      buffer[offset++] = 34;
+      offset = encodeNumber(buffer, offset, location.length);
+      offset = location._encodeToBuffer(buffer, offset);
+    }
+    return offset;
+  }
+  _encodeFunctionsToBuffer(buffer, offset = 0) {
+    for (const fun of this.function) {
+      buffer[offset++] = 42;
+      offset = encodeNumber(buffer, offset, fun.length);
+      offset = fun._encodeToBuffer(buffer, offset);
+    }
+    return offset;
+  }
+  _encodeBasicValuesToBuffer(buffer, offset = 0) {
+    if (this.dropFrames) {
+      buffer[offset++] = 56;
+      offset = encodeNumber(buffer, offset, this.dropFrames);
+    }
+    if (this.keepFrames) {
+      buffer[offset++] = 64;
+      offset = encodeNumber(buffer, offset, this.keepFrames);
+    }
+    if (this.timeNanos) {
+      buffer[offset++] = 72;
+      offset = encodeNumber(buffer, offset, this.timeNanos);
+    }
+    if (this.durationNanos) {
+      buffer[offset++] = 80;
+      offset = encodeNumber(buffer, offset, this.durationNanos);
+    }
+    if (typeof this.periodType !== "undefined") {
+      buffer[offset++] = 90;
+      offset = encodeNumber(buffer, offset, this.periodType.length);
+      offset = this.periodType._encodeToBuffer(buffer, offset);
+    }
+    if (this.period) {
+      buffer[offset++] = 96;
+      offset = encodeNumber(buffer, offset, this.period);
+    }
+    if (this.comment.length) {
+      buffer[offset++] = 106;
+      offset = encodeNumber(buffer, offset, measureArray(this.comment));
+      for (const comment of this.comment) {
+        offset = encodeNumber(buffer, offset, comment);
+      }
+    }
+    if (this.defaultSampleType) {
+      buffer[offset++] = 112;
+      offset = encodeNumber(buffer, offset, this.defaultSampleType);
+    }
+    if (this.docUrl) {
+      buffer[offset++] = 120;
+      offset = encodeNumber(buffer, offset, this.docUrl);
+    }
+    return offset;
+  }
+  _encodeToBuffer(buffer, offset = 0) {
+    offset = this._encodeSampleTypesToBuffer(buffer, offset);
+    offset = this._encodeSamplesToBuffer(buffer, offset);
+    offset = this._encodeMappingsToBuffer(buffer, offset);
+    offset = this._encodeLocationsToBuffer(buffer, offset);
+    offset = this._encodeFunctionsToBuffer(buffer, offset);
+    offset = this.stringTable._encodeToBuffer(buffer, offset);
+    offset = this._encodeBasicValuesToBuffer(buffer, offset);
+    return offset;
+  }
+  async _encodeToBufferAsync(buffer, offset = 0) {
+    offset = this._encodeSampleTypesToBuffer(buffer, offset);
+    await new Promise(setImmediate);
+    offset = this._encodeSamplesToBuffer(buffer, offset);
+    await new Promise(setImmediate);
+    offset = this._encodeMappingsToBuffer(buffer, offset);
+    await new Promise(setImmediate);
+    offset = this._encodeLocationsToBuffer(buffer, offset);
+    await new Promise(setImmediate);
+    offset = this._encodeFunctionsToBuffer(buffer, offset);
+    await new Promise(setImmediate);
+    offset = this.stringTable._encodeToBuffer(buffer, offset);
+    await new Promise(setImmediate);
+    offset = this._encodeBasicValuesToBuffer(buffer, offset);
+    return offset;
+  }
+  encode(buffer = new Uint8Array(this.length)) {
+    this._encodeToBuffer(buffer, 0);
+    return buffer;
+  }
+  async encodeAsync(buffer = new Uint8Array(this.length)) {
+    await this._encodeToBufferAsync(buffer, 0);
+    return buffer;
+  }
+  static decodeValue(data, field, buffer) {
+    switch (field) {
+      case 1:
+        data.sampleType = push(ValueType.decode(buffer), data.sampleType);
+        break;
+      case 2:
+        data.sample = push(Sample.decode(buffer), data.sample);
+        break;
+      case 3:
+        data.mapping = push(Mapping.decode(buffer), data.mapping);
+        break;
+      case 4:
+        data.location = push(Location.decode(buffer), data.location);
+        break;
+      case 5:
+        data.function = push(Function.decode(buffer), data.function);
+        break;
+      case 6: {
+        if (data.stringTable === void 0) {
+          data.stringTable = new StringTable(emptyTableToken);
+        }
+        data.stringTable._decodeString(buffer);
+        break;
+      }
+      case 7:
+        data.dropFrames = decodeNumber(buffer);
+        break;
+      case 8:
+        data.keepFrames = decodeNumber(buffer);
+        break;
+      case 9:
+        data.timeNanos = decodeNumber(buffer);
+        break;
+      case 10:
+        data.durationNanos = decodeNumber(buffer);
+        break;
+      case 11:
+        data.periodType = ValueType.decode(buffer);
+        break;
+      case 12:
+        data.period = decodeNumber(buffer);
+        break;
+      case 13:
+        data.comment = pushAll(decodeNumbers(buffer), data.comment);
+        break;
+      case 14:
+        data.defaultSampleType = decodeNumber(buffer);
+        break;
+      case 15:
+        data.docUrl = decodeNumber(buffer);
+        break;
+    }
+  }
+  static decode(buffer) {
+    return new this(decode(buffer, this.decodeValue));
+  }
+};
+
+// action/src/targets/tidb/code-profile.ts
+var STATEMENTS_SAMPLE = { type: "statements", unit: "count" };
+var LOAD_ENDS_S = 3;
+function statementsProfile(functions) {
+  const strings = new StringTable();
+  const rows = [...functions].filter(([, f]) => f.n > 0);
+  const id = (i) => i + 1;
+  return Buffer.from(
+    new Profile({
+      sampleType: [
+        new ValueType({
+          type: strings.dedup(STATEMENTS_SAMPLE.type),
+          unit: strings.dedup(STATEMENTS_SAMPLE.unit)
+        })
+      ],
+      function: rows.map(
+        ([name, f], i) => new Function({
+          id: id(i),
+          name: strings.dedup(name),
+          systemName: strings.dedup(name),
+          filename: strings.dedup(f.file)
+        })
+      ),
+      location: rows.map((_, i) => new Location({ id: id(i), line: [new Line({ functionId: id(i) })] })),
+      sample: rows.map(([, f], i) => new Sample({ locationId: [id(i)], value: [Math.round(f.n)] })),
+      stringTable: strings
+    }).encode()
+  );
+}
+function windowStatements(before, after, ms, idle) {
+  const out = /* @__PURE__ */ new Map();
+  for (const [name, f] of after) {
+    const ran = f.n - (before.get(name)?.n ?? 0);
+    const background = idle && idle.ms > 0 ? ((idle.after.get(name)?.n ?? 0) - (idle.before.get(name)?.n ?? 0)) * ms / idle.ms : 0;
+    const n = ran - Math.max(0, background);
+    if (n > 0) out.set(name, { file: f.file, n });
+  }
+  return out;
+}
+async function codeProfile(counting, o) {
+  const at2 = async () => {
+    const t = performance.now();
+    return { t, fns: await counting.functions() };
+  };
+  const profile = { component: "tidb-server", address: o.address, kind: "stmts" };
+  try {
+    const a = await at2();
+    await sleep(o.seconds * 1e3);
+    const b = await at2();
+    await sleep(LOAD_ENDS_S * 1e3);
+    const c = await at2();
+    await sleep(CODE_IDLE_WINDOW_S * 1e3);
+    const d = await at2();
+    const fns = windowStatements(a.fns, b.fns, b.t - a.t, { before: c.fns, after: d.fns, ms: d.t - c.t });
+    await writeFile6(o.file, statementsProfile(fns));
+    return { ...profile, file: o.file };
+  } catch (e) {
+    return { ...profile, error: `counters of a counting build: ${e.message}` };
+  }
+}
+
+// action/src/targets/tidb/status-reads.ts
 async function cpuProfiles(at2, r, seconds, dir, prefix) {
   await mkdir10(dir, { recursive: true });
   const take = async (role, planned, kind) => {
@@ -15175,7 +16234,7 @@ async function cpuProfiles(at2, r, seconds, dir, prefix) {
     try {
       const data = await at2.getBytes(url, seconds + 30);
       if (data.length === 0) throw new Error("an empty answer");
-      await writeFile6(file, data);
+      await writeFile7(file, data);
       return { component, address, file, ...kind === "alloc" ? { kind } : {} };
     } catch (e) {
       const via = at2.via();
@@ -15188,14 +16247,20 @@ async function cpuProfiles(at2, r, seconds, dir, prefix) {
     }
   };
   const roles = ["tidb", "tikv"];
-  return Promise.all(
-    roles.flatMap(
+  const code = r.counting.map((c, i) => {
+    const address = at2.fill(r.status.tidb?.[i] ?? `tidb-server ${i + 1}`);
+    const file = join18(dir, `${prefix}-tidb-server-${address.replace(/[^\w.-]+/g, "_")}-stmts.pprof`);
+    return codeProfile(c, { seconds, file, address });
+  });
+  return Promise.all([
+    ...roles.flatMap(
       (role) => (r.status[role] ?? []).flatMap((a) => [
         take(role, a, "cpu"),
         ...role === "tidb" ? [take(role, a, "alloc")] : []
       ])
-    )
-  );
+    ),
+    ...code
+  ]);
 }
 async function costCounters(at2, r) {
   const roles = ["tidb", "tikv", "pd"];
@@ -16190,6 +17255,7 @@ export {
   EXPIRES,
   KubeClient,
   loadKubeContext,
+  Profile,
   git,
   commitAt,
   TARGET_KINDS,

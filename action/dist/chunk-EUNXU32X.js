@@ -12,6 +12,7 @@ import {
   PER_OP,
   PORT_AT_START,
   PORT_TEXT,
+  Profile,
   RESULT_FORMAT,
   RESULT_VERSION,
   ResourceUseSchema,
@@ -63,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-OWJR2ERD.js";
+} from "./chunk-56XGDWSH.js";
 import {
   record,
   sshArgs
@@ -3317,12 +3318,13 @@ function profileMarkdown(profiles, esc2, where) {
     const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
     const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
     out.push(
-      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)}${p.kind === "alloc" ? " (allocations)" : ""} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)}${p.kind === "alloc" ? " (allocations)" : p.kind === "stmts" ? " (statements executed)" : ""} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
     );
   }
   return out;
 }
 var diffValue = (x4, unit2) => `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4).toFixed(unit2 === "ms/op" ? 3 : 1)}${unit2 === "%" ? " pts" : ` ${unit2}`}`;
+var PROFILE_NAME = { cpu: "CPU", alloc: "allocations", stmts: "statements executed (counted)" };
 var shortFn = (name) => {
   const cut = name.slice(name.lastIndexOf("/", name.indexOf("(") < 0 ? void 0 : name.indexOf("(")) + 1);
   return cut.length > 70 ? `\u2026${cut.slice(-69)}` : cut;
@@ -3330,7 +3332,7 @@ var shortFn = (name) => {
 function profileDiffMarkdown(diffs, esc2) {
   if (!diffs?.length) return [];
   const out = [
-    "**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by):",
+    `**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by${diffs.some((d) => d.kind === "stmts") ? "; statements executed: a counting build's own statements per function, the idle server's taken off, ranked by their change per operation" : ""}):`,
     "",
     "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
     "|---|---|---|---|---|---|---|"
@@ -3340,7 +3342,7 @@ function profileDiffMarkdown(diffs, esc2) {
       (g) => `${esc2(shortFn(g.name))} ${diffValue(g.delta, d.unit)}${d.unit === "%" ? "" : ` (${g.share_delta >= 0 ? "+" : "\u2212"}${Math.abs(g.share_delta).toFixed(1)} pts)`}`
     ).join("<br>") || "\u2013";
     out.push(
-      `| ${esc2(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc2(d.variant)})` : ""} | ${esc2(d.component)} | ${d.kind === "cpu" ? "CPU" : "allocations"} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} \u2192 ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc2(d.flame)}\`` : "\u2013"} |`
+      `| ${esc2(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc2(d.variant)})` : ""} | ${esc2(d.component)} | ${PROFILE_NAME[d.kind]} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} \u2192 ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc2(d.flame)}\`` : "\u2013"} |`
     );
   }
   return out;
@@ -8369,8 +8371,8 @@ var CellProfileSchema = external_exports.strictObject({
   threads: external_exports.number().int(),
   component: external_exports.string(),
   address: external_exports.string(),
-  /** cpu (absent: cpu) or alloc: a Go server's allocations over the same seconds. */
-  kind: external_exports.enum(["cpu", "alloc"]).optional(),
+  /** cpu (absent: cpu); alloc: a Go server's allocations over the same seconds; stmts: a counting build's statements per function. */
+  kind: external_exports.enum(["cpu", "alloc", "stmts"]).optional(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: external_exports.string().optional(),
   /** Its flame graph (SVG beside the profile), relative to the run directory. */
@@ -8396,8 +8398,8 @@ var ProfileDiffSchema = external_exports.strictObject({
   workload: external_exports.string(),
   threads: external_exports.number().int(),
   component: external_exports.string(),
-  kind: external_exports.enum(["cpu", "alloc"]),
-  /** ms/op, KiB/op, or % (shares of each profile where the operations are unknown). */
+  kind: external_exports.enum(["cpu", "alloc", "stmts"]),
+  /** ms/op, KiB/op, stmts/op, or % (shares of each profile where the operations are unknown). */
   unit: external_exports.string(),
   total: external_exports.strictObject({ base: external_exports.number(), head: external_exports.number() }),
   growers: external_exports.array(GrowerSchema),
@@ -13989,7 +13991,7 @@ function splitAccessPath(p) {
   let j;
   let c4;
   p = p + "";
-  function push2() {
+  function push() {
     path3.push(s2 + p.substring(i, j));
     s2 = "";
     i = j + 1;
@@ -14000,7 +14002,7 @@ function splitAccessPath(p) {
       s2 += p.substring(i, j++);
       i = j;
     } else if (c4 === q) {
-      push2();
+      push();
       q = null;
       b10 = -1;
     } else if (q) {
@@ -14013,19 +14015,19 @@ function splitAccessPath(p) {
       q = c4;
     } else if (c4 === "." && !b10) {
       if (j > i) {
-        push2();
+        push();
       } else {
         i = j + 1;
       }
     } else if (c4 === "[") {
       if (j > i)
-        push2();
+        push();
       b10 = i = j + 1;
     } else if (c4 === "]") {
       if (!b10)
         error("Access path missing open bracket: " + p);
       if (b10 > 0)
-        push2();
+        push();
       b10 = 0;
       i = j + 1;
     }
@@ -14036,7 +14038,7 @@ function splitAccessPath(p) {
     error("Access path missing closing quote: " + p);
   if (j > i) {
     j++;
-    push2();
+    push();
   }
   return path3;
 }
@@ -29564,7 +29566,7 @@ var innerText = (val) => (val + "").replace(/&/g, "&amp;").replace(/</g, "&lt;")
 var attrText = (val) => innerText(val).replace(/"/g, "&quot;").replace(/\t/g, "&#x9;").replace(/\n/g, "&#xA;").replace(/\r/g, "&#xD;");
 function markup() {
   let buf = "", outer = "", inner = "";
-  const stack2 = [], clear2 = () => outer = inner = "", push2 = (tag) => {
+  const stack2 = [], clear2 = () => outer = inner = "", push = (tag) => {
     if (outer) {
       buf += `${outer}>${inner}`;
       clear2();
@@ -29575,7 +29577,7 @@ function markup() {
     return m3;
   }, m3 = {
     open(tag, ...attrs) {
-      push2(tag);
+      push(tag);
       outer = "<" + tag;
       for (const set7 of attrs) {
         for (const key2 in set7) attr2(key2, set7[key2]);
@@ -68243,955 +68245,6 @@ async function topFunctions(file, n = 8) {
 
 // action/src/observe/profile-diff.ts
 import { gunzipSync } from "node:zlib";
-
-// node_modules/pprof-format/dist/esm/index.js
-var __classPrivateFieldGet = function(receiver, state, kind, f) {
-  if (kind === "a" && !f) throw new TypeError("Private accessor was defined without a getter");
-  if (typeof state === "function" ? receiver !== state || !f : !state.has(receiver)) throw new TypeError("Cannot read private member from an object whose class did not declare it");
-  return kind === "m" ? f : kind === "a" ? f.call(receiver) : f ? f.value : state.get(receiver);
-};
-var _StringTable_encodings;
-var _StringTable_positions;
-var lowMaxBig = 2n ** 32n - 1n;
-var lowMax = 2 ** 32 - 1;
-var lowMaxPlus1 = lowMax + 1;
-var toUtf8 = typeof Buffer === "undefined" ? (value4) => new TextEncoder().encode(value4) : (value4) => Buffer.from(value4, "utf8");
-function countNumberBytes(buffer) {
-  if (!buffer.length)
-    return 0;
-  let i = 0;
-  while (i < buffer.length && buffer[i++] >= 128)
-    ;
-  return i;
-}
-function decodeBigNumber(buffer) {
-  if (!buffer.length)
-    return BigInt(0);
-  let value4 = BigInt(buffer[0] & 127);
-  let i = 0;
-  while (buffer[i++] >= 128) {
-    value4 |= BigInt(buffer[i] & 127) << BigInt(7 * i);
-  }
-  return value4;
-}
-function makeValue(value4, offset4 = 0) {
-  return { value: value4, offset: offset4 };
-}
-function getValue2(mode, buffer) {
-  switch (mode) {
-    case kTypeVarInt:
-      for (let i = 0; i < buffer.length; i++) {
-        if (!(buffer[i] & 128)) {
-          return makeValue(buffer.subarray(0, i + 1));
-        }
-      }
-      return makeValue(buffer);
-    case kTypeLengthDelim: {
-      const offset4 = countNumberBytes(buffer);
-      const size2 = decodeNumber(buffer);
-      return makeValue(buffer.subarray(offset4, Number(size2) + offset4), offset4);
-    }
-    default:
-      throw new Error(`Unrecognized value type: ${mode}`);
-  }
-}
-function lowBits(number8) {
-  return typeof number8 !== "bigint" ? (number8 >>> 0) % lowMaxPlus1 : Number(number8 & lowMaxBig);
-}
-function highBits(number8) {
-  return typeof number8 !== "bigint" ? number8 / lowMaxPlus1 >>> 0 : Number(number8 >> 32n & lowMaxBig);
-}
-function long(number8) {
-  const sign3 = number8 < 0;
-  if (sign3)
-    number8 = -number8;
-  let lo = lowBits(number8);
-  let hi = highBits(number8);
-  if (sign3) {
-    hi = ~hi >>> 0;
-    lo = ~lo >>> 0;
-    if (++lo > lowMax) {
-      lo = 0;
-      if (++hi > lowMax) {
-        hi = 0;
-      }
-    }
-  }
-  return [hi, lo];
-}
-var kTypeVarInt = 0;
-var kTypeLengthDelim = 2;
-function decodeNumber(buffer) {
-  const size2 = countNumberBytes(buffer);
-  if (size2 > 4)
-    return decodeBigNumber(buffer);
-  if (!buffer.length)
-    return 0;
-  let value4 = buffer[0] & 127;
-  let i = 0;
-  while (buffer[i++] >= 128) {
-    value4 |= (buffer[i] & 127) << 7 * i;
-  }
-  return value4;
-}
-function decodeNumbers(buffer) {
-  const values3 = [];
-  let start = 0;
-  for (let i = 0; i < buffer.length; i++) {
-    if ((buffer[i] & 128) === 0) {
-      values3.push(decodeNumber(buffer.subarray(start, i + 1)));
-      start = i + 1;
-    }
-  }
-  return values3;
-}
-function push(value4, list) {
-  if (list == null) {
-    return [value4];
-  }
-  list.push(value4);
-  return list;
-}
-function pushAll(values3, list) {
-  if (list == null) {
-    return values3;
-  }
-  for (const value4 of values3) {
-    list.push(value4);
-  }
-  return list;
-}
-function measureNumber(number8) {
-  if (number8 === 0 || number8 === 0n)
-    return 0;
-  const [hi, lo] = long(number8);
-  const a4 = lo;
-  const b10 = (lo >>> 28 | hi << 4) >>> 0;
-  const c4 = hi >>> 24;
-  if (c4 !== 0) {
-    return c4 < 128 ? 9 : 10;
-  }
-  if (b10 !== 0) {
-    if (b10 < 16384) {
-      return b10 < 128 ? 5 : 6;
-    }
-    return b10 < 2097152 ? 7 : 8;
-  }
-  if (a4 < 16384) {
-    return a4 < 128 ? 1 : 2;
-  }
-  return a4 < 2097152 ? 3 : 4;
-}
-function measureValue(value4) {
-  if (typeof value4 === "undefined")
-    return 0;
-  if (typeof value4 === "number" || typeof value4 === "bigint") {
-    return measureNumber(value4) || 1;
-  }
-  return value4.length;
-}
-function measureArray(list) {
-  let size2 = 0;
-  for (const item of list) {
-    size2 += measureValue(item);
-  }
-  return size2;
-}
-function measureNumberField(number8) {
-  const length3 = measureNumber(number8);
-  return length3 ? 1 + length3 : 0;
-}
-function measureNumberArrayField(values3) {
-  let total = 0;
-  for (const value4 of values3) {
-    total += measureNumber(value4) || 1;
-  }
-  return total ? 1 + measureNumber(total) + total : 0;
-}
-function measureLengthDelimField(value4) {
-  const length3 = measureValue(value4);
-  return length3 ? 1 + measureNumber(length3) + length3 : 0;
-}
-function measureLengthDelimArrayField(values3) {
-  let total = 0;
-  for (const value4 of values3) {
-    total += measureLengthDelimField(value4);
-  }
-  return total;
-}
-function encodeNumber(buffer, i, number8) {
-  if (number8 === 0 || number8 === 0n) {
-    buffer[i++] = 0;
-    return i;
-  }
-  let [hi, lo] = long(number8);
-  while (hi) {
-    buffer[i++] = lo & 127 | 128;
-    lo = (lo >>> 7 | hi << 25) >>> 0;
-    hi >>>= 7;
-  }
-  while (lo > 127) {
-    buffer[i++] = lo & 127 | 128;
-    lo = lo >>> 7;
-  }
-  buffer[i++] = lo;
-  return i;
-}
-var emptyTableToken = /* @__PURE__ */ Symbol();
-var StringTable = class _StringTable {
-  constructor(tok) {
-    this.strings = new Array();
-    _StringTable_encodings.set(this, new Array());
-    _StringTable_positions.set(this, /* @__PURE__ */ new Map());
-    if (tok !== emptyTableToken) {
-      this.dedup("");
-    }
-  }
-  get encodedLength() {
-    let size2 = 0;
-    for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
-      size2 += encoded.length;
-    }
-    return size2;
-  }
-  _encodeToBuffer(buffer, offset4) {
-    for (const encoded of __classPrivateFieldGet(this, _StringTable_encodings, "f")) {
-      buffer.set(encoded, offset4);
-      offset4 += encoded.length;
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.encodedLength)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static _encodeStringFromUtf8(stringBuffer) {
-    const buffer = new Uint8Array(1 + stringBuffer.length + (measureNumber(stringBuffer.length) || 1));
-    let offset4 = 0;
-    buffer[offset4++] = 50;
-    offset4 = encodeNumber(buffer, offset4, stringBuffer.length);
-    if (stringBuffer.length > 0) {
-      buffer.set(stringBuffer, offset4);
-    }
-    return buffer;
-  }
-  static _encodeString(string2) {
-    return _StringTable._encodeStringFromUtf8(toUtf8(string2));
-  }
-  dedup(string2) {
-    if (typeof string2 === "number")
-      return string2;
-    if (!__classPrivateFieldGet(this, _StringTable_positions, "f").has(string2)) {
-      const pos = this.strings.push(string2) - 1;
-      __classPrivateFieldGet(this, _StringTable_positions, "f").set(string2, pos);
-      __classPrivateFieldGet(this, _StringTable_encodings, "f").push(_StringTable._encodeString(string2));
-    }
-    return __classPrivateFieldGet(this, _StringTable_positions, "f").get(string2);
-  }
-  _decodeString(buffer) {
-    const string2 = new TextDecoder().decode(buffer);
-    __classPrivateFieldGet(this, _StringTable_positions, "f").set(string2, this.strings.push(string2) - 1);
-    __classPrivateFieldGet(this, _StringTable_encodings, "f").push(_StringTable._encodeStringFromUtf8(buffer));
-  }
-};
-_StringTable_encodings = /* @__PURE__ */ new WeakMap(), _StringTable_positions = /* @__PURE__ */ new WeakMap();
-function decode(buffer, decoder) {
-  const data3 = {};
-  let index6 = 0;
-  while (index6 < buffer.length) {
-    const field4 = buffer[index6] >> 3;
-    const mode = buffer[index6] & 7;
-    index6++;
-    const { offset: offset4, value: value4 } = getValue2(mode, buffer.subarray(index6));
-    index6 += value4.length + offset4;
-    decoder(data3, field4, value4);
-  }
-  return data3;
-}
-var ValueType = class _ValueType {
-  static create(data3) {
-    return data3 instanceof _ValueType ? data3 : new _ValueType(data3);
-  }
-  constructor(data3) {
-    this.type = data3.type || 0;
-    this.unit = data3.unit || 0;
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberField(this.type);
-    total += measureNumberField(this.unit);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.type) {
-      buffer[offset4++] = 8;
-      offset4 = encodeNumber(buffer, offset4, this.type);
-    }
-    if (this.unit) {
-      buffer[offset4++] = 16;
-      offset4 = encodeNumber(buffer, offset4, this.unit);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.type = decodeNumber(buffer);
-        break;
-      case 2:
-        data3.unit = decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Label3 = class _Label {
-  static create(data3) {
-    return data3 instanceof _Label ? data3 : new _Label(data3);
-  }
-  constructor(data3) {
-    this.key = data3.key || 0;
-    this.str = data3.str || 0;
-    this.num = data3.num || 0;
-    this.numUnit = data3.numUnit || 0;
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberField(this.key);
-    total += measureNumberField(this.str);
-    total += measureNumberField(this.num);
-    total += measureNumberField(this.numUnit);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.key) {
-      buffer[offset4++] = 8;
-      offset4 = encodeNumber(buffer, offset4, this.key);
-    }
-    if (this.str) {
-      buffer[offset4++] = 16;
-      offset4 = encodeNumber(buffer, offset4, this.str);
-    }
-    if (this.num) {
-      buffer[offset4++] = 24;
-      offset4 = encodeNumber(buffer, offset4, this.num);
-    }
-    if (this.numUnit) {
-      buffer[offset4++] = 32;
-      offset4 = encodeNumber(buffer, offset4, this.numUnit);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.key = decodeNumber(buffer);
-        break;
-      case 2:
-        data3.str = decodeNumber(buffer);
-        break;
-      case 3:
-        data3.num = decodeNumber(buffer);
-        break;
-      case 4:
-        data3.numUnit = decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Sample2 = class _Sample {
-  static create(data3) {
-    return data3 instanceof _Sample ? data3 : new _Sample(data3);
-  }
-  constructor(data3) {
-    this.locationId = data3.locationId || [];
-    this.value = data3.value || [];
-    this.label = (data3.label || []).map(Label3.create);
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberArrayField(this.locationId);
-    total += measureNumberArrayField(this.value);
-    total += measureLengthDelimArrayField(this.label);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.locationId.length) {
-      buffer[offset4++] = 10;
-      offset4 = encodeNumber(buffer, offset4, measureArray(this.locationId));
-      for (const locationId of this.locationId) {
-        offset4 = encodeNumber(buffer, offset4, locationId);
-      }
-    }
-    if (this.value.length) {
-      buffer[offset4++] = 18;
-      offset4 = encodeNumber(buffer, offset4, measureArray(this.value));
-      for (const value4 of this.value) {
-        offset4 = encodeNumber(buffer, offset4, value4);
-      }
-    }
-    for (const label of this.label) {
-      buffer[offset4++] = 26;
-      offset4 = encodeNumber(buffer, offset4, label.length);
-      offset4 = label._encodeToBuffer(buffer, offset4);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.locationId = pushAll(decodeNumbers(buffer), data3.locationId);
-        break;
-      case 2:
-        data3.value = pushAll(decodeNumbers(buffer), data3.value);
-        break;
-      case 3:
-        data3.label = push(Label3.decode(buffer), data3.label);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Mapping = class _Mapping {
-  static create(data3) {
-    return data3 instanceof _Mapping ? data3 : new _Mapping(data3);
-  }
-  constructor(data3) {
-    this.id = data3.id || 0;
-    this.memoryStart = data3.memoryStart || 0;
-    this.memoryLimit = data3.memoryLimit || 0;
-    this.fileOffset = data3.fileOffset || 0;
-    this.filename = data3.filename || 0;
-    this.buildId = data3.buildId || 0;
-    this.hasFunctions = !!data3.hasFunctions;
-    this.hasFilenames = !!data3.hasFilenames;
-    this.hasLineNumbers = !!data3.hasLineNumbers;
-    this.hasInlineFrames = !!data3.hasInlineFrames;
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberField(this.id);
-    total += measureNumberField(this.memoryStart);
-    total += measureNumberField(this.memoryLimit);
-    total += measureNumberField(this.fileOffset);
-    total += measureNumberField(this.filename);
-    total += measureNumberField(this.buildId);
-    total += measureNumberField(this.hasFunctions ? 1 : 0);
-    total += measureNumberField(this.hasFilenames ? 1 : 0);
-    total += measureNumberField(this.hasLineNumbers ? 1 : 0);
-    total += measureNumberField(this.hasInlineFrames ? 1 : 0);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.id) {
-      buffer[offset4++] = 8;
-      offset4 = encodeNumber(buffer, offset4, this.id);
-    }
-    if (this.memoryStart) {
-      buffer[offset4++] = 16;
-      offset4 = encodeNumber(buffer, offset4, this.memoryStart);
-    }
-    if (this.memoryLimit) {
-      buffer[offset4++] = 24;
-      offset4 = encodeNumber(buffer, offset4, this.memoryLimit);
-    }
-    if (this.fileOffset) {
-      buffer[offset4++] = 32;
-      offset4 = encodeNumber(buffer, offset4, this.fileOffset);
-    }
-    if (this.filename) {
-      buffer[offset4++] = 40;
-      offset4 = encodeNumber(buffer, offset4, this.filename);
-    }
-    if (this.buildId) {
-      buffer[offset4++] = 48;
-      offset4 = encodeNumber(buffer, offset4, this.buildId);
-    }
-    if (this.hasFunctions) {
-      buffer[offset4++] = 56;
-      offset4 = encodeNumber(buffer, offset4, 1);
-    }
-    if (this.hasFilenames) {
-      buffer[offset4++] = 64;
-      offset4 = encodeNumber(buffer, offset4, 1);
-    }
-    if (this.hasLineNumbers) {
-      buffer[offset4++] = 72;
-      offset4 = encodeNumber(buffer, offset4, 1);
-    }
-    if (this.hasInlineFrames) {
-      buffer[offset4++] = 80;
-      offset4 = encodeNumber(buffer, offset4, 1);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.id = decodeNumber(buffer);
-        break;
-      case 2:
-        data3.memoryStart = decodeNumber(buffer);
-        break;
-      case 3:
-        data3.memoryLimit = decodeNumber(buffer);
-        break;
-      case 4:
-        data3.fileOffset = decodeNumber(buffer);
-        break;
-      case 5:
-        data3.filename = decodeNumber(buffer);
-        break;
-      case 6:
-        data3.buildId = decodeNumber(buffer);
-        break;
-      case 7:
-        data3.hasFunctions = !!decodeNumber(buffer);
-        break;
-      case 8:
-        data3.hasFilenames = !!decodeNumber(buffer);
-        break;
-      case 9:
-        data3.hasLineNumbers = !!decodeNumber(buffer);
-        break;
-      case 10:
-        data3.hasInlineFrames = !!decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Line = class _Line {
-  static create(data3) {
-    return data3 instanceof _Line ? data3 : new _Line(data3);
-  }
-  constructor(data3) {
-    this.functionId = data3.functionId || 0;
-    this.line = data3.line || 0;
-    this.column = data3.column || 0;
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberField(this.functionId);
-    total += measureNumberField(this.line);
-    total += measureNumberField(this.column);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.functionId) {
-      buffer[offset4++] = 8;
-      offset4 = encodeNumber(buffer, offset4, this.functionId);
-    }
-    if (this.line) {
-      buffer[offset4++] = 16;
-      offset4 = encodeNumber(buffer, offset4, this.line);
-    }
-    if (this.column) {
-      buffer[offset4++] = 24;
-      offset4 = encodeNumber(buffer, offset4, this.column);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.functionId = decodeNumber(buffer);
-        break;
-      case 2:
-        data3.line = decodeNumber(buffer);
-        break;
-      case 3:
-        data3.column = decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Location = class _Location {
-  static create(data3) {
-    return data3 instanceof _Location ? data3 : new _Location(data3);
-  }
-  constructor(data3) {
-    this.id = data3.id || 0;
-    this.mappingId = data3.mappingId || 0;
-    this.address = data3.address || 0;
-    this.line = (data3.line || []).map(Line.create);
-    this.isFolded = !!data3.isFolded;
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberField(this.id);
-    total += measureNumberField(this.mappingId);
-    total += measureNumberField(this.address);
-    total += measureLengthDelimArrayField(this.line);
-    total += measureNumberField(this.isFolded ? 1 : 0);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.id) {
-      buffer[offset4++] = 8;
-      offset4 = encodeNumber(buffer, offset4, this.id);
-    }
-    if (this.mappingId) {
-      buffer[offset4++] = 16;
-      offset4 = encodeNumber(buffer, offset4, this.mappingId);
-    }
-    if (this.address) {
-      buffer[offset4++] = 24;
-      offset4 = encodeNumber(buffer, offset4, this.address);
-    }
-    for (const line5 of this.line) {
-      buffer[offset4++] = 34;
-      offset4 = encodeNumber(buffer, offset4, line5.length);
-      offset4 = line5._encodeToBuffer(buffer, offset4);
-    }
-    if (this.isFolded) {
-      buffer[offset4++] = 40;
-      offset4 = encodeNumber(buffer, offset4, 1);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.id = decodeNumber(buffer);
-        break;
-      case 2:
-        data3.mappingId = decodeNumber(buffer);
-        break;
-      case 3:
-        data3.address = decodeNumber(buffer);
-        break;
-      case 4:
-        data3.line = push(Line.decode(buffer), data3.line);
-        break;
-      case 5:
-        data3.isFolded = !!decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Function2 = class _Function {
-  static create(data3) {
-    return data3 instanceof _Function ? data3 : new _Function(data3);
-  }
-  constructor(data3) {
-    this.id = data3.id || 0;
-    this.name = data3.name || 0;
-    this.systemName = data3.systemName || 0;
-    this.filename = data3.filename || 0;
-    this.startLine = data3.startLine || 0;
-  }
-  get length() {
-    let total = 0;
-    total += measureNumberField(this.id);
-    total += measureNumberField(this.name);
-    total += measureNumberField(this.systemName);
-    total += measureNumberField(this.filename);
-    total += measureNumberField(this.startLine);
-    return total;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    if (this.id) {
-      buffer[offset4++] = 8;
-      offset4 = encodeNumber(buffer, offset4, this.id);
-    }
-    if (this.name) {
-      buffer[offset4++] = 16;
-      offset4 = encodeNumber(buffer, offset4, this.name);
-    }
-    if (this.systemName) {
-      buffer[offset4++] = 24;
-      offset4 = encodeNumber(buffer, offset4, this.systemName);
-    }
-    if (this.filename) {
-      buffer[offset4++] = 32;
-      offset4 = encodeNumber(buffer, offset4, this.filename);
-    }
-    if (this.startLine) {
-      buffer[offset4++] = 40;
-      offset4 = encodeNumber(buffer, offset4, this.startLine);
-    }
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.id = decodeNumber(buffer);
-        break;
-      case 2:
-        data3.name = decodeNumber(buffer);
-        break;
-      case 3:
-        data3.systemName = decodeNumber(buffer);
-        break;
-      case 4:
-        data3.filename = decodeNumber(buffer);
-        break;
-      case 5:
-        data3.startLine = decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-var Profile = class {
-  constructor(data3 = {}) {
-    this.sampleType = (data3.sampleType || []).map(ValueType.create);
-    this.sample = (data3.sample || []).map(Sample2.create);
-    this.mapping = (data3.mapping || []).map(Mapping.create);
-    this.location = (data3.location || []).map(Location.create);
-    this.function = (data3.function || []).map(Function2.create);
-    this.stringTable = data3.stringTable || new StringTable();
-    this.dropFrames = data3.dropFrames || 0;
-    this.keepFrames = data3.keepFrames || 0;
-    this.timeNanos = data3.timeNanos || 0;
-    this.durationNanos = data3.durationNanos || 0;
-    this.periodType = data3.periodType ? ValueType.create(data3.periodType) : void 0;
-    this.period = data3.period || 0;
-    this.comment = data3.comment || [];
-    this.defaultSampleType = data3.defaultSampleType || 0;
-    this.docUrl = data3.docUrl || 0;
-  }
-  get length() {
-    let total = 0;
-    total += measureLengthDelimArrayField(this.sampleType);
-    total += measureLengthDelimArrayField(this.sample);
-    total += measureLengthDelimArrayField(this.mapping);
-    total += measureLengthDelimArrayField(this.location);
-    total += measureLengthDelimArrayField(this.function);
-    total += this.stringTable.encodedLength;
-    total += measureNumberField(this.dropFrames);
-    total += measureNumberField(this.keepFrames);
-    total += measureNumberField(this.timeNanos);
-    total += measureNumberField(this.durationNanos);
-    total += measureLengthDelimField(this.periodType);
-    total += measureNumberField(this.period);
-    total += measureNumberArrayField(this.comment);
-    total += measureNumberField(this.defaultSampleType);
-    total += measureNumberField(this.docUrl);
-    return total;
-  }
-  _encodeSampleTypesToBuffer(buffer, offset4 = 0) {
-    for (const sampleType of this.sampleType) {
-      buffer[offset4++] = 10;
-      offset4 = encodeNumber(buffer, offset4, sampleType.length);
-      offset4 = sampleType._encodeToBuffer(buffer, offset4);
-    }
-    return offset4;
-  }
-  _encodeSamplesToBuffer(buffer, offset4 = 0) {
-    for (const sample of this.sample) {
-      buffer[offset4++] = 18;
-      offset4 = encodeNumber(buffer, offset4, sample.length);
-      offset4 = sample._encodeToBuffer(buffer, offset4);
-    }
-    return offset4;
-  }
-  _encodeMappingsToBuffer(buffer, offset4 = 0) {
-    for (const mapping of this.mapping) {
-      buffer[offset4++] = 26;
-      offset4 = encodeNumber(buffer, offset4, mapping.length);
-      offset4 = mapping._encodeToBuffer(buffer, offset4);
-    }
-    return offset4;
-  }
-  _encodeLocationsToBuffer(buffer, offset4 = 0) {
-    for (const location of this.location) {
-      buffer[offset4++] = 34;
-      offset4 = encodeNumber(buffer, offset4, location.length);
-      offset4 = location._encodeToBuffer(buffer, offset4);
-    }
-    return offset4;
-  }
-  _encodeFunctionsToBuffer(buffer, offset4 = 0) {
-    for (const fun of this.function) {
-      buffer[offset4++] = 42;
-      offset4 = encodeNumber(buffer, offset4, fun.length);
-      offset4 = fun._encodeToBuffer(buffer, offset4);
-    }
-    return offset4;
-  }
-  _encodeBasicValuesToBuffer(buffer, offset4 = 0) {
-    if (this.dropFrames) {
-      buffer[offset4++] = 56;
-      offset4 = encodeNumber(buffer, offset4, this.dropFrames);
-    }
-    if (this.keepFrames) {
-      buffer[offset4++] = 64;
-      offset4 = encodeNumber(buffer, offset4, this.keepFrames);
-    }
-    if (this.timeNanos) {
-      buffer[offset4++] = 72;
-      offset4 = encodeNumber(buffer, offset4, this.timeNanos);
-    }
-    if (this.durationNanos) {
-      buffer[offset4++] = 80;
-      offset4 = encodeNumber(buffer, offset4, this.durationNanos);
-    }
-    if (typeof this.periodType !== "undefined") {
-      buffer[offset4++] = 90;
-      offset4 = encodeNumber(buffer, offset4, this.periodType.length);
-      offset4 = this.periodType._encodeToBuffer(buffer, offset4);
-    }
-    if (this.period) {
-      buffer[offset4++] = 96;
-      offset4 = encodeNumber(buffer, offset4, this.period);
-    }
-    if (this.comment.length) {
-      buffer[offset4++] = 106;
-      offset4 = encodeNumber(buffer, offset4, measureArray(this.comment));
-      for (const comment of this.comment) {
-        offset4 = encodeNumber(buffer, offset4, comment);
-      }
-    }
-    if (this.defaultSampleType) {
-      buffer[offset4++] = 112;
-      offset4 = encodeNumber(buffer, offset4, this.defaultSampleType);
-    }
-    if (this.docUrl) {
-      buffer[offset4++] = 120;
-      offset4 = encodeNumber(buffer, offset4, this.docUrl);
-    }
-    return offset4;
-  }
-  _encodeToBuffer(buffer, offset4 = 0) {
-    offset4 = this._encodeSampleTypesToBuffer(buffer, offset4);
-    offset4 = this._encodeSamplesToBuffer(buffer, offset4);
-    offset4 = this._encodeMappingsToBuffer(buffer, offset4);
-    offset4 = this._encodeLocationsToBuffer(buffer, offset4);
-    offset4 = this._encodeFunctionsToBuffer(buffer, offset4);
-    offset4 = this.stringTable._encodeToBuffer(buffer, offset4);
-    offset4 = this._encodeBasicValuesToBuffer(buffer, offset4);
-    return offset4;
-  }
-  async _encodeToBufferAsync(buffer, offset4 = 0) {
-    offset4 = this._encodeSampleTypesToBuffer(buffer, offset4);
-    await new Promise(setImmediate);
-    offset4 = this._encodeSamplesToBuffer(buffer, offset4);
-    await new Promise(setImmediate);
-    offset4 = this._encodeMappingsToBuffer(buffer, offset4);
-    await new Promise(setImmediate);
-    offset4 = this._encodeLocationsToBuffer(buffer, offset4);
-    await new Promise(setImmediate);
-    offset4 = this._encodeFunctionsToBuffer(buffer, offset4);
-    await new Promise(setImmediate);
-    offset4 = this.stringTable._encodeToBuffer(buffer, offset4);
-    await new Promise(setImmediate);
-    offset4 = this._encodeBasicValuesToBuffer(buffer, offset4);
-    return offset4;
-  }
-  encode(buffer = new Uint8Array(this.length)) {
-    this._encodeToBuffer(buffer, 0);
-    return buffer;
-  }
-  async encodeAsync(buffer = new Uint8Array(this.length)) {
-    await this._encodeToBufferAsync(buffer, 0);
-    return buffer;
-  }
-  static decodeValue(data3, field4, buffer) {
-    switch (field4) {
-      case 1:
-        data3.sampleType = push(ValueType.decode(buffer), data3.sampleType);
-        break;
-      case 2:
-        data3.sample = push(Sample2.decode(buffer), data3.sample);
-        break;
-      case 3:
-        data3.mapping = push(Mapping.decode(buffer), data3.mapping);
-        break;
-      case 4:
-        data3.location = push(Location.decode(buffer), data3.location);
-        break;
-      case 5:
-        data3.function = push(Function2.decode(buffer), data3.function);
-        break;
-      case 6: {
-        if (data3.stringTable === void 0) {
-          data3.stringTable = new StringTable(emptyTableToken);
-        }
-        data3.stringTable._decodeString(buffer);
-        break;
-      }
-      case 7:
-        data3.dropFrames = decodeNumber(buffer);
-        break;
-      case 8:
-        data3.keepFrames = decodeNumber(buffer);
-        break;
-      case 9:
-        data3.timeNanos = decodeNumber(buffer);
-        break;
-      case 10:
-        data3.durationNanos = decodeNumber(buffer);
-        break;
-      case 11:
-        data3.periodType = ValueType.decode(buffer);
-        break;
-      case 12:
-        data3.period = decodeNumber(buffer);
-        break;
-      case 13:
-        data3.comment = pushAll(decodeNumbers(buffer), data3.comment);
-        break;
-      case 14:
-        data3.defaultSampleType = decodeNumber(buffer);
-        break;
-      case 15:
-        data3.docUrl = decodeNumber(buffer);
-        break;
-    }
-  }
-  static decode(buffer) {
-    return new this(decode(buffer, this.decodeValue));
-  }
-};
-
-// action/src/observe/profile-diff.ts
 var num3 = (x4) => Number(x4);
 function decodeProfile(data3) {
   return Profile.decode(data3[0] === 31 && data3[1] === 139 ? gunzipSync(data3) : data3);
@@ -69199,6 +68252,8 @@ function decodeProfile(data3) {
 function sampleIndex(p) {
   const str = (i) => p.stringTable.strings[num3(i)] ?? "";
   const types = p.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
+  const stmts = types.findIndex((t) => t.type === "statements");
+  if (stmts >= 0) return { index: stmts, kind: "stmts" };
   const alloc = types.findIndex((t) => t.type === "alloc_space");
   if (alloc >= 0) return { index: alloc, kind: "alloc" };
   const cpu = types.findIndex((t) => t.unit === "nanoseconds");
@@ -69226,12 +68281,17 @@ function functionCosts(data3) {
   }
   return { kind, total, cum, flat };
 }
+var PER_OP2 = {
+  cpu: { scale: 1e-6, unit: "ms/op" },
+  alloc: { scale: 1 / 1024, unit: "KiB/op" },
+  stmts: { scale: 1, unit: "stmts/op" }
+};
 function diffProfiles(base, head, ops2, n = 10) {
   const perOp = ops2 && ops2.base > 0 && ops2.head > 0;
-  const scale6 = base.kind === "cpu" ? 1e-6 : 1 / 1024;
-  const unit2 = perOp ? base.kind === "cpu" ? "ms/op" : "KiB/op" : "%";
+  const { scale: scale6, unit: opUnit } = PER_OP2[base.kind];
+  const unit2 = perOp ? opUnit : "%";
   const of = (c4, side, v) => perOp ? v * scale6 / ops2[side] : c4.total > 0 ? 100 * v / c4.total : 0;
-  const everywhere = (c4, name) => c4.total > 0 && (c4.cum.get(name) ?? 0) / c4.total > 0.9;
+  const everywhere = (c4, name) => c4.kind !== "stmts" && c4.total > 0 && (c4.cum.get(name) ?? 0) / c4.total > 0.9;
   const names = [.../* @__PURE__ */ new Set([...base.cum.keys(), ...head.cum.keys()])].filter(
     (name) => !(everywhere(base, name) && everywhere(head, name))
   );
@@ -69241,13 +68301,15 @@ function diffProfiles(base, head, ops2, n = 10) {
     const h2 = of(head, "head", head.cum.get(name) ?? 0);
     return { name, base: b10, head: h2, delta: h2 - b10, share_delta: share(head, name) - share(base, name) };
   });
-  const byDelta = [...rows].sort((a4, b10) => b10.share_delta - a4.share_delta);
+  const counted = perOp && base.kind === "stmts";
+  const key2 = (r) => counted ? Math.abs(r.delta) < 0.05 ? 0 : r.delta : r.share_delta;
+  const byDelta = [...rows].sort((a4, b10) => key2(b10) - key2(a4));
   return {
     kind: base.kind,
     unit: unit2,
     total: { base: of(base, "base", base.total), head: of(head, "head", head.total) },
-    growers: byDelta.filter((r) => r.share_delta > 0).slice(0, n),
-    shrinkers: byDelta.filter((r) => r.share_delta < 0).reverse().slice(0, n)
+    growers: byDelta.filter((r) => key2(r) > 0).slice(0, n),
+    shrinkers: byDelta.filter((r) => key2(r) < 0).reverse().slice(0, n)
   };
 }
 
@@ -69410,7 +68472,7 @@ async function profileRegressions(o) {
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
           ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {},
-          ...p.kind === "alloc" ? { kind: p.kind } : {},
+          ...p.kind && p.kind !== "cpu" ? { kind: p.kind } : {},
           ...ops2 ? { ops: ops2 } : {}
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
