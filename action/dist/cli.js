@@ -8,6 +8,7 @@ import {
   DEFAULT_TOLERANCE,
   DRIVERS,
   TIPERF_VERSION,
+  acceptedRecord,
   apiUrl,
   builderOf,
   canonicalJson,
@@ -47,17 +48,19 @@ import {
   readFirstVerdict,
   readVerdict,
   renderCharts,
+  requestFailure,
   rng,
   runAgainstBaseline,
   runSpec,
   specAtRef,
   stddev,
+  untilDeadline,
   upsertIssue,
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-EUNXU32X.js";
+} from "./chunk-JCCYT4LE.js";
 import {
   reapLedger
 } from "./chunk-56FCH3KT.js";
@@ -337,7 +340,8 @@ var COMMANDS = [
       permutations: { type: "string", value: "199" },
       "min-segment": { type: "string", value: "3" },
       json: { type: "string", value: "FILE" },
-      html: { type: "string", value: "FILE" }
+      html: { type: "string", value: "FILE" },
+      "accepted-in": { type: "string", value: "OWNER/REPO" }
     },
     about: [
       "add: append a complete run (the mean of each cell's rounds) to DIR/<profile>/<spec>.jsonl,",
@@ -346,7 +350,10 @@ var COMMANDS = [
       "test): the run where each new level starts, the levels before and after, the change and",
       "p; a level lasts at least --min-segment runs (a single spike is not a change point);",
       "--since RUN_ID marks as new those not found when the history ended at that run (exit 1",
-      "if one is for the worse); --json and --html write the report (charts, change points marked)"
+      "if one is for the worse); --json and --html write the report (charts, change points marked);",
+      "--accepted-in OWNER/REPO: a new one for the worse that a pull request merged in between",
+      "accepted (perf-regression-expected, the same workload and metric, at most twice the size)",
+      "is marked accepted and not raised (GITHUB_TOKEN reads the pull requests and their comments)"
     ]
   },
   {
@@ -1081,6 +1088,7 @@ async function checkHistory(dir, o) {
   return report;
 }
 var short = (sha) => sha ? sha.slice(0, 12) : "?";
+var raised = (p) => p.new && p.worse && !p.accepted;
 function changePointText(r) {
   const lines = [];
   for (const f of r.files) {
@@ -1092,7 +1100,7 @@ function changePointText(r) {
     for (const s of f.series)
       for (const p of s.points)
         lines.push(
-          `  ${s.workload} threads=${s.threads} ${s.metric}: change point at run ${p.run_id} (#${p.index + 1} of ${s.values.length}${p.commit ? `, commit ${short(p.commit)}` : ""}): ${p.before.toPrecision(5)} \u2192 ${p.after.toPrecision(5)} (${pct(p.change)}${p.worse ? ", worse" : ", better"}), p = ${p.p.toFixed(3)}${p.new ? " [new]" : ""}`
+          `  ${s.workload} threads=${s.threads} ${s.metric}: change point at run ${p.run_id} (#${p.index + 1} of ${s.values.length}${p.commit ? `, commit ${short(p.commit)}` : ""}): ${p.before.toPrecision(5)} \u2192 ${p.after.toPrecision(5)} (${pct(p.change)}${p.worse ? ", worse" : ", better"}), p = ${p.p.toFixed(3)}${p.new ? " [new]" : ""}${p.accepted ? ` [accepted by ${p.accepted.by} in #${p.accepted.pr} at ${pct(p.accepted.change)}]` : ""}`
         );
   }
   const n = r.files.reduce((s, f) => s + f.series.reduce((t, x) => t + x.points.length, 0), 0);
@@ -1104,7 +1112,7 @@ function changePointText(r) {
 }
 function changePointIssue(r, repo) {
   const bad = r.files.flatMap(
-    (f) => f.series.flatMap((s) => s.points.filter((p) => p.new && p.worse).map((p) => ({ f, s, p })))
+    (f) => f.series.flatMap((s) => s.points.filter(raised).map((p) => ({ f, s, p })))
   );
   if (bad.length === 0) return void 0;
   const first = bad.reduce((a, b) => a.p.started_at <= b.p.started_at ? a : b);
@@ -1135,7 +1143,7 @@ function bisectRange(r, spec) {
     if (f.spec !== spec) continue;
     for (const s of f.series)
       for (const p of s.points)
-        if (p.new && p.worse && p.commit && p.previous_commit && p.commit !== p.previous_commit)
+        if (raised(p) && p.commit && p.previous_commit && p.commit !== p.previous_commit)
           return { good: p.previous_commit, bad: p.commit, workload: s.workload, threads: s.threads };
   }
   return void 0;
@@ -2276,6 +2284,58 @@ async function cmdExport(args) {
   return EXIT.ok;
 }
 
+// action/src/history/accepted.ts
+var ACCEPTED_SLACK = 2;
+var COMMENT_PAGES = 10;
+function acceptanceFor(series, point, acceptances) {
+  for (const a of acceptances)
+    for (const c of a.cells)
+      if (c.workload === series.workload && c.metric === series.metric && Math.sign(c.change) === Math.sign(point.change) && Math.abs(point.change) <= ACCEPTED_SLACK * Math.abs(c.change))
+        return { by: a.by, pr: a.pr, commit: a.commit, change: c.change };
+  return void 0;
+}
+async function acceptancesBetween(gh, repo, from, to) {
+  const compare = await gh.rest.repos.compareCommits({ ...repo, base: from, head: to, per_page: 100 });
+  const seen = /* @__PURE__ */ new Set();
+  const out = [];
+  for (const c of compare.data.commits) {
+    const pulls = await gh.rest.repos.listPullRequestsAssociatedWithCommit({ ...repo, commit_sha: c.sha });
+    for (const pr of pulls.data) {
+      if (!pr.merged_at || seen.has(pr.number)) continue;
+      seen.add(pr.number);
+      let pages = 0;
+      for await (const page of gh.paginate.iterator(gh.rest.issues.listComments, {
+        ...repo,
+        issue_number: pr.number,
+        per_page: 100
+      })) {
+        for (const comment of page.data) {
+          const record = comment.body ? acceptedRecord(comment.body) : void 0;
+          if (record && record.commit === pr.head.sha) out.push({ ...record, pr: pr.number });
+        }
+        if (++pages >= COMMENT_PAGES) break;
+      }
+    }
+  }
+  return out;
+}
+async function markAccepted(report, lookup) {
+  const ranges = /* @__PURE__ */ new Map();
+  const marked = [];
+  for (const f of report.files)
+    for (const s of f.series)
+      for (const p of s.points) {
+        if (!p.new || !p.worse || !p.commit || !p.previous_commit || p.commit === p.previous_commit) continue;
+        const key = `${p.previous_commit}...${p.commit}`;
+        if (!ranges.has(key)) ranges.set(key, lookup(p.previous_commit, p.commit));
+        const accepted = acceptanceFor(s, p, await ranges.get(key));
+        if (!accepted) continue;
+        p.accepted = accepted;
+        marked.push({ series: `${s.workload} threads=${s.threads} ${s.metric}`, point: p });
+      }
+  return marked;
+}
+
 // action/src/history/html.ts
 function chart(s) {
   const W = 640;
@@ -2333,7 +2393,7 @@ async function cmdHistory(args) {
   const [action, ...rest] = positionals;
   const dir = required("history", "dir", values.dir);
   if (action === "add") {
-    for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html"])
+    for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html", "accepted-in"])
       if (values[f] !== void 0) throw new InputError(`tiperf history add: --${f} goes with check`);
     const file = onePositional("history add", rest, "RESULT file");
     const result = await readResult(file);
@@ -2380,12 +2440,27 @@ async function cmdHistory(args) {
     minSegment,
     ...values.since ? { since: values.since } : {}
   });
+  if (values["accepted-in"]) await markAcceptedIn(report, values["accepted-in"]);
   process.stdout.write(changePointText(report));
   if (values.json) await writeAtomic(values.json, `${JSON.stringify(report, null, 2)}
 `);
   if (values.html) await writeAtomic(values.html, historyHtml(report));
-  const worseNew = report.files.some((f) => f.series.some((s) => s.points.some((p) => p.new && p.worse)));
+  const worseNew = report.files.some((f) => f.series.some((s) => s.points.some(raised)));
   return worseNew ? EXIT.regression : EXIT.ok;
+}
+async function markAcceptedIn(report, value) {
+  const repo = parseRepo(value, "--accepted-in");
+  const gh = githubClient(githubToken("history check --accepted-in"), apiUrl(), log);
+  const marked = await markAccepted(
+    report,
+    (from, to) => untilDeadline(gh, acceptancesBetween(gh, repo, from, to)).catch((e) => {
+      throw requestFailure(gh, e, `cannot read the pull requests merged in ${value} from ${from} to ${to}`);
+    })
+  );
+  for (const m of marked)
+    log(
+      `history: ${m.series}: the change point at run ${m.point.run_id} was accepted by ${m.point.accepted?.by} in #${m.point.accepted?.pr} (perf-regression-expected): not raised`
+    );
 }
 
 // action/src/cli/init.ts

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-EUNXU32X.js";
+} from "./chunk-JCCYT4LE.js";
 import {
   getInput,
   info,

@@ -228,6 +228,7 @@ export const COMMANDS: CommandSpec[] = [
       "min-segment": { type: "string", value: "3" },
       json: { type: "string", value: "FILE" },
       html: { type: "string", value: "FILE" },
+      "accepted-in": { type: "string", value: "OWNER/REPO" },
     },
     about: [
       "add: append a complete run (the mean of each cell's rounds) to DIR/<profile>/<spec>.jsonl,",
@@ -236,7 +237,10 @@ export const COMMANDS: CommandSpec[] = [
       "test): the run where each new level starts, the levels before and after, the change and",
       "p; a level lasts at least --min-segment runs (a single spike is not a change point);",
       "--since RUN_ID marks as new those not found when the history ended at that run (exit 1",
-      "if one is for the worse); --json and --html write the report (charts, change points marked)",
+      "if one is for the worse); --json and --html write the report (charts, change points marked);",
+      "--accepted-in OWNER/REPO: a new one for the worse that a pull request merged in between",
+      "accepted (perf-regression-expected, the same workload and metric, at most twice the size)",
+      "is marked accepted and not raised (GITHUB_TOKEN reads the pull requests and their comments)",
     ],
   },
   {

@@ -34,6 +34,10 @@ export class FakeGitHub {
   readonly pulls: { number: number; title: string; head: string; base: string; body: string }[] = [];
   /** Open pull requests by number: their commits, oldest first (the last is the head). */
   readonly commits = new Map<number, string[]>();
+  /** The default branch's commits, oldest first: what a compare of two of them lists. */
+  readonly mainline: string[] = [];
+  /** Pull requests merged as a commit of the mainline: that commit → the PR's number and head. */
+  readonly merged = new Map<string, { number: number; head: string }>();
   readonly log: Logged[] = [];
   /** Status codes to answer with, in order, before serving normally (e.g. [502] = one 502). */
   faults: number[] = [];
@@ -189,6 +193,20 @@ export class FakeGitHub {
           commits.map((sha) => ({ sha })),
         );
       return send(200, { number: Number(m[1]), head: { sha: commits.at(-1) } });
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/compare\/([0-9a-f]+)\.\.\.([0-9a-f]+)$/.exec(url.pathname);
+    if (m && req.method === "GET") {
+      const [from, to] = [this.mainline.indexOf(m[1] as string), this.mainline.indexOf(m[2] as string)];
+      if (from < 0 || to < 0) return send(404, { message: "Not Found" });
+      return send(200, { commits: this.mainline.slice(from + 1, to + 1).map((sha) => ({ sha })) });
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(url.pathname);
+    if (m && req.method === "GET") {
+      const pr = this.merged.get(m[1] as string);
+      return send(
+        200,
+        pr ? [{ number: pr.number, merged_at: "2026-01-01T00:00:00Z", head: { sha: pr.head } }] : [],
+      );
     }
     return send(404, { message: `Not Found: ${req.method} ${url.pathname}` });
   }

@@ -9,10 +9,14 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { rng } from "../../action/src/compare/stats.ts";
 import { eDivisive, tStatistics } from "../../action/src/history/changepoints.ts";
+import { bisectRange } from "../../action/src/history/check.ts";
+import { acceptedVerdict } from "../../action/src/pipeline/verdict.ts";
+import { acceptedMarker } from "../../action/src/report/accepted-marker.ts";
 import type { Result } from "../../action/src/result/model.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { sampleResult } from "../helpers/sample.ts";
+import { syntheticVerdict } from "../helpers/verdict.ts";
 
 /** The reference: statistics at every split and the change points (numpy seeded, 199 permutations). */
 function reference(series: number[]): { t: number[]; cps: number[] } {
@@ -256,5 +260,100 @@ describe("history and change points", () => {
     assert.equal((await broken.done).code, 2);
     assert.match(broken.stderr(), /t\.jsonl:21: not JSON/);
     assert.ok(existsSync(file));
+  });
+
+  test("history check --accepted-in: a change point a merged PR accepted is marked, not raised; an acceptance of an earlier push is not", async () => {
+    const dir = tempDir();
+    const hist = join(dir, "history");
+    const values = weekly(11, 20, 12, -0.08);
+    const commits = values.map((_, i) => (0xdef000 + i).toString(16).padStart(40, "0"));
+    const runIds: string[] = [];
+    for (const [i, v] of values.entries()) {
+      const r = resultWith(v, i);
+      runIds.push(r.run_id);
+      writeFileSync(join(dir, `r${i}.json`), JSON.stringify(r));
+      const add = cli([
+        "history",
+        "add",
+        join(dir, `r${i}.json`),
+        "--dir",
+        hist,
+        "--commit",
+        commits[i] as string,
+      ]);
+      assert.equal((await add.done).code, 0, add.stderr());
+    }
+    // between the weekly runs 11 and 12: a commit of its own, then PR #41's merge commit
+    const between = "1234".repeat(10);
+    const head = "5678".repeat(10);
+    const accepted = (commit: string) =>
+      acceptedMarker({
+        ...acceptedVerdict(
+          syntheticVerdict({ workloads: ["ps"], threads: [4], regressions: ["ps@4"] }),
+          "lead-1",
+        ),
+        provenance: { head_sha: commit },
+      }) as string;
+    const gh = await new FakeGitHub().start();
+    try {
+      gh.mainline.push(...commits.slice(0, 12), between, ...commits.slice(12));
+      gh.merged.set(commits[12] as string, { number: 41, head });
+      const check = (out: string) =>
+        cli(
+          [
+            "history",
+            "check",
+            "--dir",
+            hist,
+            "--since",
+            runIds[9] as string,
+            "--accepted-in",
+            "pingcap/tidb",
+            "--json",
+            out,
+          ],
+          { GITHUB_TOKEN: "ghs_test", GITHUB_API_URL: gh.url },
+        );
+      // the comment accepted an earlier push of the PR (its metric is qps in the synthetic verdict: tps here)
+      gh.seedComments(41, ["a comment of someone", accepted("9abc".repeat(10)).replace(/"qps"/g, '"tps"')]);
+      const earlier = check(join(dir, "cp-earlier.json"));
+      assert.equal((await earlier.done).code, 1, earlier.stderr());
+      assert.doesNotMatch(earlier.stdout(), /accepted by/);
+      // accepted on the head that was merged: marked, exit 0, nothing for the alarm or a bisect
+      gh.seedComments(41, [accepted(head).replace(/"qps"/g, '"tps"')]);
+      const json = join(dir, "cp.json");
+      const run = check(json);
+      assert.equal((await run.done).code, 0, run.stdout() + run.stderr());
+      assert.match(
+        run.stdout(),
+        new RegExp(
+          `ps threads=2 tps: change point at run ${runIds[12]} .* \\[new\\] \\[accepted by lead-1 in #41 at −12\\.0%\\]`,
+        ),
+      );
+      assert.match(run.stderr(), /accepted by lead-1 in #41 \(perf-regression-expected\): not raised/);
+      const report = JSON.parse(readFileSync(json, "utf8"));
+      const point = report.files[0].series.find((x: { metric: string }) => x.metric === "tps").points[0];
+      assert.deepEqual(point.accepted, { by: "lead-1", pr: 41, commit: head, change: -0.12 });
+      const alarm = cli(["alarm", json, "--repo", "pingcap/tidb"], {
+        GITHUB_TOKEN: "ghs_test",
+        GITHUB_API_URL: gh.url,
+      });
+      assert.equal((await alarm.done).code, 0, alarm.stderr());
+      assert.match(alarm.stdout(), /no new change point for the worse: no issue/);
+      assert.equal(gh.issues.length, 0);
+      assert.equal(bisectRange(report, report.files[0].spec), undefined);
+      // the lookup: one compare of the run's commits, each commit's pull requests, PR #41's comments
+      assert.ok(
+        gh.log.some((l) => l.path.startsWith(`/repos/pingcap/tidb/compare/${commits[11]}...${commits[12]}`)),
+      );
+      // without a token: said, naming the flag
+      const noToken = cli(["history", "check", "--dir", hist, "--accepted-in", "pingcap/tidb"], {
+        GITHUB_TOKEN: "",
+      });
+      assert.equal((await noToken.done).code, 2);
+      assert.match(noToken.stderr(), /history check --accepted-in: GITHUB_TOKEN is not set/);
+    } finally {
+      await gh.stop();
+    }
   });
 });

@@ -2,8 +2,10 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { readInputs } from "../../action/src/action/inputs.ts";
 import { VerdictSchema } from "../../action/src/compare/verdict.ts";
+import { acceptanceFor } from "../../action/src/history/accepted.ts";
 import { acceptedVerdict, exitCodeOf } from "../../action/src/pipeline/verdict.ts";
 import { parseLogin } from "../../action/src/publish/names.ts";
+import { acceptedRecord } from "../../action/src/report/accepted-marker.ts";
 import { commentMarkdown } from "../../action/src/report/comment.ts";
 import { syntheticVerdict } from "../helpers/verdict.ts";
 
@@ -60,5 +62,52 @@ describe("an expected cost, accepted", () => {
       () => readInputs(inputs({ mode: "publish", "verdict-json": "{}", "accepted-by": "m" }), {}, {}),
       /'accepted-by' input is for modes compare and merge \(got mode publish\)/,
     );
+  });
+
+  test("the comment keeps the acceptance for the weekly history: its commit, login and each cell's size", () => {
+    const regressed = syntheticVerdict({ regressions: ["read_write@64"] });
+    const a = { ...acceptedVerdict(regressed, "maintainer-1"), provenance: { head_sha: "ab".repeat(20) } };
+    const record = acceptedRecord(commentMarkdown(a));
+    assert.equal(record?.commit, "ab".repeat(20));
+    assert.equal(record?.by, "maintainer-1");
+    assert.deepEqual(
+      record?.cells.map((c) => [c.workload, c.threads, c.metric, Number(c.change.toFixed(3))]),
+      [["read_write", 64, "qps", -0.12]],
+    );
+    // not accepted, or the head commit unknown: no record
+    assert.equal(acceptedRecord(commentMarkdown(regressed)), undefined);
+    assert.equal(acceptedRecord(commentMarkdown(acceptedVerdict(regressed, "m"))), undefined);
+    // a name that holds "-->" does not end the hidden line early
+    const odd = {
+      ...acceptedVerdict(
+        syntheticVerdict({ workloads: ["read_write-->x"], regressions: ["read_write-->x@64"] }),
+        "m",
+      ),
+      provenance: { head_sha: "cd".repeat(20) },
+    };
+    assert.equal(acceptedRecord(commentMarkdown(odd))?.cells[0]?.workload, "read_write-->x");
+  });
+
+  test("a weekly change point is the acceptance's: same workload and metric, same way, at most twice its size", () => {
+    const a = [
+      {
+        pr: 7,
+        commit: "c",
+        by: "m",
+        cells: [{ workload: "oltp", threads: 4, metric: "tps", change: -0.045 }],
+      },
+    ];
+    const series = { workload: "oltp", metric: "tps" };
+    assert.deepEqual(acceptanceFor(series, { change: -0.04 }, a), {
+      by: "m",
+      pr: 7,
+      commit: "c",
+      change: -0.045,
+    });
+    assert.equal(acceptanceFor(series, { change: -0.09 }, a)?.pr, 7, "twice the size: still the acceptance");
+    assert.equal(acceptanceFor(series, { change: -0.091 }, a), undefined, "larger: raised");
+    assert.equal(acceptanceFor(series, { change: 0.04 }, a), undefined, "the other way");
+    assert.equal(acceptanceFor({ workload: "oltp", metric: "p95_ms" }, { change: -0.04 }, a), undefined);
+    assert.equal(acceptanceFor({ workload: "other", metric: "tps" }, { change: -0.04 }, a), undefined);
   });
 });

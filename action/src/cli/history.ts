@@ -2,19 +2,28 @@
 // synopsis is commands.ts's (`tiperf help history`).
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
-import { changePointText, checkHistory, MIN_SEGMENT } from "../history/check.ts";
+import { acceptancesBetween, markAccepted } from "../history/accepted.ts";
+import {
+  type ChangePointReport,
+  changePointText,
+  checkHistory,
+  MIN_SEGMENT,
+  raised,
+} from "../history/check.ts";
 import { historyHtml } from "../history/html.ts";
 import { appendHistory, entryOf } from "../history/store.ts";
 import { writeAtomic } from "../proc/files.ts";
+import { apiUrl, githubClient, requestFailure, untilDeadline } from "../publish/github.ts";
+import { parseRepo } from "../publish/names.ts";
 import { readResult } from "../result/store.ts";
-import { flags, log, onePositional, required } from "./args.ts";
+import { flags, githubToken, log, onePositional, required } from "./args.ts";
 
 export async function cmdHistory(args: string[]): Promise<number> {
   const { values, positionals } = flags("history", args, parseOptions("history"));
   const [action, ...rest] = positionals;
   const dir = required("history", "dir", values.dir);
   if (action === "add") {
-    for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html"])
+    for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html", "accepted-in"])
       if (values[f] !== undefined) throw new InputError(`tiperf history add: --${f} goes with check`);
     const file = onePositional("history add", rest, "RESULT file");
     const result = await readResult(file);
@@ -60,9 +69,25 @@ export async function cmdHistory(args: string[]): Promise<number> {
     minSegment,
     ...(values.since ? { since: values.since as string } : {}),
   });
+  if (values["accepted-in"]) await markAcceptedIn(report, values["accepted-in"] as string);
   process.stdout.write(changePointText(report));
   if (values.json) await writeAtomic(values.json as string, `${JSON.stringify(report, null, 2)}\n`);
   if (values.html) await writeAtomic(values.html as string, historyHtml(report));
-  const worseNew = report.files.some((f) => f.series.some((s) => s.points.some((p) => p.new && p.worse)));
+  const worseNew = report.files.some((f) => f.series.some((s) => s.points.some(raised)));
   return worseNew ? EXIT.regression : EXIT.ok;
+}
+
+/** --accepted-in OWNER/REPO: the new change points for the worse that a merged pull request accepted, marked. */
+async function markAcceptedIn(report: ChangePointReport, value: string): Promise<void> {
+  const repo = parseRepo(value, "--accepted-in");
+  const gh = githubClient(githubToken("history check --accepted-in"), apiUrl(), log);
+  const marked = await markAccepted(report, (from, to) =>
+    untilDeadline(gh, acceptancesBetween(gh, repo, from, to)).catch((e) => {
+      throw requestFailure(gh, e, `cannot read the pull requests merged in ${value} from ${from} to ${to}`);
+    }),
+  );
+  for (const m of marked)
+    log(
+      `history: ${m.series}: the change point at run ${m.point.run_id} was accepted by ${m.point.accepted?.by} in #${m.point.accepted?.pr} (perf-regression-expected): not raised`,
+    );
 }

@@ -9,6 +9,15 @@ import { type HistoryEntry, historyFiles, readHistory } from "./store.ts";
 
 export const CHANGEPOINTS_FORMAT = "tiperf.changepoints";
 
+/** What a change point records of the merged pull request's acceptance that covers it (history/accepted.ts). */
+export interface PointAcceptance {
+  by: string;
+  pr: number;
+  commit: string;
+  /** The accepted judgement's relative change (head against base in the PR's check). */
+  change: number;
+}
+
 export interface SeriesPoint {
   index: number;
   run_id: string;
@@ -26,6 +35,8 @@ export interface SeriesPoint {
   p: number;
   /** Not found when the history ended at --since (what an earlier check reported is not new). */
   new: boolean;
+  /** A merged pull request accepted it as an expected cost (history/accepted.ts): not raised again. */
+  accepted?: PointAcceptance;
 }
 
 export interface SeriesReport {
@@ -163,6 +174,9 @@ export async function checkHistory(
 
 const short = (sha?: string) => (sha ? sha.slice(0, 12) : "?");
 
+/** A change point that is raised: new, for the worse, and not accepted by a merged pull request. */
+export const raised = (p: SeriesPoint) => p.new && p.worse && !p.accepted;
+
 export function changePointText(r: ChangePointReport): string {
   const lines: string[] = [];
   for (const f of r.files) {
@@ -174,7 +188,7 @@ export function changePointText(r: ChangePointReport): string {
     for (const s of f.series)
       for (const p of s.points)
         lines.push(
-          `  ${s.workload} threads=${s.threads} ${s.metric}: change point at run ${p.run_id} (#${p.index + 1} of ${s.values.length}${p.commit ? `, commit ${short(p.commit)}` : ""}): ${p.before.toPrecision(5)} → ${p.after.toPrecision(5)} (${pct(p.change)}${p.worse ? ", worse" : ", better"}), p = ${p.p.toFixed(3)}${p.new ? " [new]" : ""}`,
+          `  ${s.workload} threads=${s.threads} ${s.metric}: change point at run ${p.run_id} (#${p.index + 1} of ${s.values.length}${p.commit ? `, commit ${short(p.commit)}` : ""}): ${p.before.toPrecision(5)} → ${p.after.toPrecision(5)} (${pct(p.change)}${p.worse ? ", worse" : ", better"}), p = ${p.p.toFixed(3)}${p.new ? " [new]" : ""}${p.accepted ? ` [accepted by ${p.accepted.by} in #${p.accepted.pr} at ${pct(p.accepted.change)}]` : ""}`,
         );
   }
   const n = r.files.reduce((s, f) => s + f.series.reduce((t, x) => t + x.points.length, 0), 0);
@@ -190,7 +204,7 @@ export function changePointIssue(
   repo: string,
 ): { title: string; body: string } | undefined {
   const bad = r.files.flatMap((f) =>
-    f.series.flatMap((s) => s.points.filter((p) => p.new && p.worse).map((p) => ({ f, s, p }))),
+    f.series.flatMap((s) => s.points.filter(raised).map((p) => ({ f, s, p }))),
   );
   if (bad.length === 0) return undefined;
   const first = bad.reduce((a, b) => (a.p.started_at <= b.p.started_at ? a : b));
@@ -232,7 +246,7 @@ export function bisectRange(
     if (f.spec !== spec) continue;
     for (const s of f.series)
       for (const p of s.points)
-        if (p.new && p.worse && p.commit && p.previous_commit && p.commit !== p.previous_commit)
+        if (raised(p) && p.commit && p.previous_commit && p.commit !== p.previous_commit)
           return { good: p.previous_commit, bad: p.commit, workload: s.workload, threads: s.threads };
   }
   return undefined;

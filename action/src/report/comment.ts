@@ -1,4 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
+import { acceptedMarker } from "./accepted-marker.ts";
 import { countersMarkdown } from "./counters.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, profileDiffMarkdown, profileMarkdown } from "./evidence.ts";
 import { acceptedLine, adoptionLines, failLine } from "./headlines.ts";
@@ -251,6 +252,8 @@ function render(
   }
   out.push(...afterTables(v, d));
   for (const n of v.notes) out.push(`<sub>${md(n)}</sub>`, "");
+  const record = acceptedMarker(v);
+  if (record) out.push(record);
   out.push(commentMarker(opts.matrix ?? v.spec.name));
   return `${out.join("\n")}\n`;
 }

@@ -8553,6 +8553,31 @@ function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
 }
 
+// action/src/report/accepted-marker.ts
+var ACCEPTED_PREFIX = "<!-- tiperf:accepted ";
+function acceptedMarker(v) {
+  const commit = v.provenance?.head_sha;
+  if (!v.accepted || !commit) return void 0;
+  const cells = v.cells.flatMap(
+    (c4) => c4.verdict === "regression" && typeof c4.change === "number" ? [{ workload: c4.workload, threads: c4.threads, metric: c4.metric, change: c4.change }] : []
+  );
+  const record2 = { commit, by: v.accepted.by, cells };
+  return `${ACCEPTED_PREFIX}${JSON.stringify(record2).replace(/>/g, "\\u003e")} -->`;
+}
+function acceptedRecord(body) {
+  const at = body.indexOf(ACCEPTED_PREFIX);
+  if (at < 0) return void 0;
+  const end = body.indexOf(" -->", at);
+  if (end < 0) return void 0;
+  try {
+    const r = JSON.parse(body.slice(at + ACCEPTED_PREFIX.length, end));
+    const cellOk = (c4) => typeof c4?.workload === "string" && typeof c4.metric === "string" && Number.isFinite(c4.change);
+    return typeof r.commit === "string" && typeof r.by === "string" && Array.isArray(r.cells) && r.cells.every(cellOk) ? r : void 0;
+  } catch {
+    return void 0;
+  }
+}
+
 // action/src/report/counters.ts
 var COMMENT_COUNTERS = 6;
 var perValue = (x4, per) => `${x4 === 0 ? "0" : Math.abs(x4) >= 1e3 ? x4.toFixed(0) : x4.toPrecision(4)}/${per}`;
@@ -8962,6 +8987,8 @@ function render(v, workloads, d, trimmed, opts) {
   }
   out.push(...afterTables(v, d));
   for (const n of v.notes) out.push(`<sub>${md(n)}</sub>`, "");
+  const record2 = acceptedMarker(v);
+  if (record2) out.push(record2);
   out.push(commentMarker(opts.matrix ?? v.spec.name));
   return `${out.join("\n")}
 `;
@@ -69569,11 +69596,14 @@ export {
   DEFAULT_TOLERANCE,
   canonicalJson,
   loadSpec,
+  acceptedRecord,
   md,
   commentMarkdown,
   apiUrl,
   DEFAULT_DEADLINES,
   githubClient,
+  untilDeadline,
+  requestFailure,
   upsertIssue,
   openPullRequest,
   parseRepo,
