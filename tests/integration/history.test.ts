@@ -54,6 +54,24 @@ function resultWith(tps: number, week: number): Result {
   return r;
 }
 
+/** 20 weekly runs added through the CLI, tps stepping −8% at run 13, each with a commit counted from `first`. */
+async function historyOf20(first: number) {
+  const dir = tempDir();
+  const hist = join(dir, "history");
+  const values = weekly(11, 20, 12, -0.08);
+  const commits = values.map((_, i) => (first + i).toString(16).padStart(40, "0"));
+  const runIds: string[] = [];
+  for (const [i, v] of values.entries()) {
+    const r = resultWith(v, i);
+    runIds.push(r.run_id);
+    const file = join(dir, `r${i}.json`);
+    writeFileSync(file, JSON.stringify(r));
+    const add = cli(["history", "add", file, "--dir", hist, "--commit", commits[i] as string]);
+    assert.equal((await add.done).code, 0, add.stderr());
+  }
+  return { dir, hist, commits, runIds };
+}
+
 describe("history and change points", () => {
   test("the statistic at every split equals the reference's, on random series", () => {
     for (const seed of [1, 2, 3]) {
@@ -142,20 +160,7 @@ describe("history and change points", () => {
   });
 
   test("tiperf history add/check: append-only files, the change point's run and commits, the report and page, the alarm's issue", async () => {
-    const dir = tempDir();
-    const hist = join(dir, "history");
-    const values = weekly(11, 20, 12, -0.08);
-    const commits = values.map((_, i) => (0xabc000 + i).toString(16).padStart(40, "0"));
-    const runIds: string[] = [];
-    for (const [i, v] of values.entries()) {
-      const r = resultWith(v, i);
-      runIds.push(r.run_id);
-      const file = join(dir, `r${i}.json`);
-      writeFileSync(file, JSON.stringify(r));
-      const add = cli(["history", "add", file, "--dir", hist, "--commit", commits[i] as string]);
-      const { code } = await add.done;
-      assert.equal(code, 0, add.stderr());
-    }
+    const { dir, hist, commits, runIds } = await historyOf20(0xabc000);
     const file = join(hist, "local-mariadb", "t.jsonl");
     assert.equal(readFileSync(file, "utf8").trim().split("\n").length, 20);
     // the same run twice, or a run that did not finish: refused, nothing appended
@@ -263,26 +268,7 @@ describe("history and change points", () => {
   });
 
   test("history check --accepted-in: a change point a merged PR accepted is marked, not raised; an acceptance of an earlier push is not", async () => {
-    const dir = tempDir();
-    const hist = join(dir, "history");
-    const values = weekly(11, 20, 12, -0.08);
-    const commits = values.map((_, i) => (0xdef000 + i).toString(16).padStart(40, "0"));
-    const runIds: string[] = [];
-    for (const [i, v] of values.entries()) {
-      const r = resultWith(v, i);
-      runIds.push(r.run_id);
-      writeFileSync(join(dir, `r${i}.json`), JSON.stringify(r));
-      const add = cli([
-        "history",
-        "add",
-        join(dir, `r${i}.json`),
-        "--dir",
-        hist,
-        "--commit",
-        commits[i] as string,
-      ]);
-      assert.equal((await add.done).code, 0, add.stderr());
-    }
+    const { dir, hist, commits, runIds } = await historyOf20(0xdef000);
     // between the weekly runs 11 and 12: a commit of its own, then PR #41's merge commit
     const between = "1234".repeat(10);
     const head = "5678".repeat(10);
