@@ -88,7 +88,7 @@ export interface Found {
   overdue: boolean;
 }
 
-export interface ReapOptions {
+export interface AwsReapOptions {
   region: string;
   /** An EC2 API other than AWS's own (a local one in tests). */
   endpoint?: string;
@@ -118,7 +118,7 @@ export interface Clients {
   destroy(): void;
 }
 
-export function client(o: Pick<ReapOptions, "region" | "endpoint">): Clients {
+export function client(o: Pick<AwsReapOptions, "region" | "endpoint">): Clients {
   const c = { region: o.region, ...(o.endpoint ? { endpoint: o.endpoint } : {}), maxAttempts: 5 };
   const ec2 = new EC2Client(c);
   const eks = new EKSClient(c);
@@ -163,7 +163,7 @@ async function findEks(
 }
 
 /** Lists every resource tagged tiperf:run-id, with whether it has expired. */
-export async function findTagged(clients: Clients, now: Date, log?: ReapOptions["log"]): Promise<Found[]> {
+export async function findTagged(clients: Clients, now: Date, log?: AwsReapOptions["log"]): Promise<Found[]> {
   const { ec2 } = clients;
   const found: Found[] = [];
   const add = (
@@ -233,7 +233,11 @@ const GONE = /NotFound|NoSuchEntity/;
 const DENIED = /AccessDenied|UnauthorizedOperation|not authorized/i;
 
 /** A service's listing where the credentials allow it; where they do not, the log says so. */
-async function whereAllowed(what: string, listing: Promise<void>, log?: ReapOptions["log"]): Promise<void> {
+async function whereAllowed(
+  what: string,
+  listing: Promise<void>,
+  log?: AwsReapOptions["log"],
+): Promise<void> {
   await listing.catch((e: Error) => {
     if (DENIED.test(`${e.name} ${e.message}`))
       log?.(`reap: ${what} not listed (${e.name}: ${e.message}); EC2 resources are`);
@@ -294,7 +298,7 @@ async function deleteOne({ ec2, eks, iam }: Clients, f: Found): Promise<void> {
 }
 
 /** Waits (bounded) until these instances are terminated: their volumes and groups are in use until then. */
-async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log: ReapOptions["log"]) {
+async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log: AwsReapOptions["log"]) {
   const deadline = Date.now() + waitMs;
   while (ids.length > 0) {
     const r = await ec2.send(new DescribeInstancesCommand({ InstanceIds: ids }));
@@ -322,7 +326,7 @@ export async function waitEksGone(
   eks: Pick<EKSClient, "send">,
   gone: Found[],
   waitMs: number,
-  log: ReapOptions["log"],
+  log: AwsReapOptions["log"],
   pollMs = 5000,
 ): Promise<void> {
   const deadline = Date.now() + waitMs;
@@ -365,7 +369,7 @@ const inOrder = (found: Found[]) => KINDS.flatMap((kind) => found.filter((f) => 
 async function deleteInOrder(
   clients: Clients,
   found: Found[],
-  o: Pick<ReapOptions, "waitMs" | "log">,
+  o: Pick<AwsReapOptions, "waitMs" | "log">,
   done: (f: Found, error?: string) => void,
 ): Promise<void> {
   for (const kind of KINDS) {
@@ -395,7 +399,7 @@ async function deleteInOrder(
 }
 
 /** Finds and (unless a dry run) deletes every expired tiperf resource of a region. */
-export async function reapAws(o: ReapOptions): Promise<AwsReapReport> {
+export async function reapAws(o: AwsReapOptions): Promise<AwsReapReport> {
   const clients = client(o);
   const now = o.now ?? new Date();
   const found = await findTagged(clients, now, o.log);
@@ -436,7 +440,7 @@ export async function reapAws(o: ReapOptions): Promise<AwsReapReport> {
  * with this run id, expired or not, deleted in dependency order; says what went.
  */
 export async function removeRunByTag(
-  o: Pick<ReapOptions, "region" | "endpoint" | "log" | "waitMs"> & { runId: string },
+  o: Pick<AwsReapOptions, "region" | "endpoint" | "log" | "waitMs"> & { runId: string },
 ): Promise<string[]> {
   const clients = client(o);
   const gone: string[] = [];

@@ -4,7 +4,7 @@ import { homedir } from "node:os";
 import { InputError } from "../../errors.ts";
 import { deepMerge } from "../../yaml/merge.ts";
 import type { Profile, Role } from "./profile.ts";
-import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
+import type { TidbTargetSpec } from "./schema.ts";
 import { effectiveRoles, effectiveServerConfigs } from "./topology.ts";
 
 /** A TOML key: bare when it can be, quoted otherwise. */
@@ -60,7 +60,7 @@ export function flatKeys(config: Record<string, unknown>, prefix = ""): [string,
 }
 
 /** One role's full config of a variant: server_configs[role] with the role's own config over it. */
-export function roleConfig(profile: Profile, target: TargetSpec, role: Role): Record<string, unknown> {
+export function roleConfig(profile: Profile, target: TidbTargetSpec, role: Role): Record<string, unknown> {
   const server = effectiveServerConfigs(profile, target)[role] ?? {};
   const own = effectiveRoles(profile, target)[role].config ?? {};
   return deepMerge(expandDotted(server), expandDotted(own)) as Record<string, unknown>;

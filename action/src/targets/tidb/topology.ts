@@ -14,7 +14,7 @@ import {
   type Role,
   type RoleSettings,
 } from "./profile.ts";
-import type { TidbTargetSpec as TargetSpec } from "./schema.ts";
+import type { TidbTargetSpec } from "./schema.ts";
 
 /** tiup's topology section of each role. */
 export const SECTION: Record<Role, string> = {
@@ -68,7 +68,7 @@ export interface Cluster {
 }
 
 /** The roles of a TiDB target: the profile's, with the spec's overrides merged in. */
-export function effectiveRoles(profile: Profile, target: TargetSpec): Profile["roles"] {
+export function effectiveRoles(profile: Profile, target: TidbTargetSpec): Profile["roles"] {
   // tiup lets an instance's config override server_configs: an item the spec's server_configs set
   // would lose to the same item in the profile's roles.<role>.config, and a variant would run the
   // profile's value. The spec wins: such items are taken out of the profile's role config.
@@ -99,7 +99,7 @@ function dotted(config: Record<string, unknown>, prefix = ""): Record<string, un
 }
 
 /** server_configs of a TiDB target: the profile's, with the spec's merged in. */
-export function effectiveServerConfigs(profile: Profile, target: TargetSpec): ServerConfigs {
+export function effectiveServerConfigs(profile: Profile, target: TidbTargetSpec): ServerConfigs {
   const merged = deepMerge(profile.server_configs, target.server_configs ?? {}) as ServerConfigs;
   return Object.fromEntries(
     Object.entries(merged).filter(([, v]) => v && Object.keys(v).length > 0),
@@ -111,7 +111,7 @@ export function buildCluster(o: {
   name: string;
   index: number;
   profile: Profile;
-  target: TargetSpec;
+  target: TidbTargetSpec;
 }): Cluster {
   const { profile, target, index } = o;
   const offset = index * CLUSTER_PORT_OFFSET;

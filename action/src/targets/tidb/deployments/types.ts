@@ -10,11 +10,11 @@ import type { ToolLauncher } from "../../../proc/tool.ts";
 import type { Cost, Endpoint, PlanStep } from "../../types.ts";
 import type { CodeCounters } from "../counting.ts";
 import type { Profile, Role } from "../profile.ts";
-import type { TidbTargetSpec as TargetSpec } from "../schema.ts";
+import type { TidbTargetSpec } from "../schema.ts";
 
 export interface TidbVariant {
   name: string;
-  target: TargetSpec;
+  target: TidbTargetSpec;
 }
 
 /**
@@ -46,7 +46,7 @@ export interface VariantSetup {
   sql: string[];
   split?: { regions: number };
   /** A private server's CPU limits (provider local). */
-  resources?: TargetSpec["resources"];
+  resources?: TidbTargetSpec["resources"];
 }
 
 export interface TidbPlan {
@@ -102,7 +102,7 @@ export interface FormInput {
   /** A variant's setup on deployment `index`. */
   setupOf: (v: TidbVariant, index: number, topologyFile?: string) => VariantSetup;
   /** One role's full config of a variant (server_configs with the role's own over it). */
-  roleConfig: (target: TargetSpec, role: Role) => Record<string, unknown>;
+  roleConfig: (target: TidbTargetSpec, role: Role) => Record<string, unknown>;
 }
 
 /**
@@ -228,7 +228,7 @@ export interface Deployer {
   /** The profile rules of this provider (keys it needs, keys that belong to another). */
   checkProfile(p: Profile, issue: ProfileIssue): void;
   /** What a variant's target may not ask of it: the message, or undefined. */
-  checkTarget?(t: TargetSpec, profileFile: string): string | undefined;
+  checkTarget?(t: TidbTargetSpec, profileFile: string): string | undefined;
   /** Its deployments; absent: an existing TiDB tiperf did not create (an endpoint). */
   form?: DeploymentForm;
   /**
