@@ -2518,8 +2518,8 @@ metrics:
 compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
 `;
 }
-function sourceSpec(root) {
-  const text = read(root, "workloads/tidb-source-pr.yaml").replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll("--spec workloads/tidb-source-pr.yaml", "--spec .github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
+function sourceSpec(root, name) {
+  const text = read(root, `workloads/tidb-source-${name}.yaml`).replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll(/--spec workloads\/tidb-source-(pr|count)\.yaml/g, "--spec .github/tiperf/source-$1.yaml").replaceAll("workloads/tidb-source-pr.yaml", ".github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
   return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
 ${text}`;
 }
@@ -2538,7 +2538,8 @@ function initFiles(kase, root = tiperfRoot()) {
       };
     case "tidb":
       return {
-        ".github/tiperf/source-pr.yaml": sourceSpec(root),
+        ".github/tiperf/source-pr.yaml": sourceSpec(root, "pr"),
+        ".github/tiperf/source-count.yaml": sourceSpec(root, "count"),
         ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
         ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
         ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml")

@@ -100,6 +100,10 @@ describe("what `tiperf init` writes, under act on a local GitHub API", () => {
     assert.equal(spec.target.profile, ".github/tiperf/local.yaml");
     assert.ok(existsSync(join(repo, ".github/tiperf/local.yaml")));
     writeFileSync(join(repo, ".github/tiperf/source-pr.yaml"), stringify(spec));
+    // the stand-in is no Go tree: no counting build of it; without the counting phase's spec its
+    // job says so and passes
+    assert.ok(existsSync(join(repo, ".github/tiperf/source-count.yaml")), "init writes the counting phase");
+    rmSync(join(repo, ".github/tiperf/source-count.yaml"));
     for (const [f, text] of [
       ["pkg/executor/sort.go", "package executor\n"],
       ["pkg/store/gcworker/gc_worker.go", "package gcworker\n"],
@@ -128,6 +132,11 @@ describe("what `tiperf init` writes, under act on a local GitHub API", () => {
     });
     assert.equal(run.jobs.publish, "succeeded", run.log.slice(-3000));
     assert.ok(run.jobs.benchmark, run.log.slice(-3000));
+    assert.equal(run.jobs.count, "succeeded", run.log.slice(-3000));
+    assert.match(
+      run.log,
+      /no \.github\/tiperf\/source-count\.yaml in this commit: the counting phase is not run/,
+    );
     // both commits built by the tree's own command, once each
     for (const c of [base, head])
       assert.match(run.log, new RegExp(`build ${c.slice(0, 10)} .*: make server`));

@@ -27,6 +27,8 @@ const CASES = [
     workflow: ".github/workflows/tidb-source-pr.yml",
     example: "action/examples/tidb-source-pr.yml",
     comment: true,
+    // the counting phase (the workflow's job count)
+    more: ".github/tiperf/source-count.yaml",
   },
   {
     flag: ["--dispatch"],
@@ -94,6 +96,22 @@ describe("tiperf init", () => {
       assert.match(plan.stdout(), /^estimated duration: ~\d+/m);
       // two variants, base and head
       assert.match(plan.stdout(), /variant base .*\n(.*\n)*.*variant head /);
+      if (c.more) {
+        // the workflow names it, and it plans as the workflow runs it: counting builds of both sides
+        assert.ok(
+          readFileSync(join(repo, c.workflow), "utf8").includes(c.more),
+          `${c.workflow} names ${c.more}`,
+        );
+        const more = readFileSync(join(repo, c.more), "utf8");
+        assert.equal(parse(more).target.profile, profile);
+        for (const m of more.matchAll(/--spec ([^\s`]+)/g)) assert.equal(m[1], c.more);
+        const counted = cli((next[3] as string).replace(c.spec, c.more).split(" "), {}, repo);
+        assert.equal((await counted.done).code, 0, counted.stderr());
+        assert.match(
+          counted.stdout(),
+          /TIPERF_COUNTERS_SOCKET=.* a counting build: its Go statements counted/,
+        );
+      }
     });
 
   test("a file already there refuses the whole init, naming it; nothing is written or changed", async () => {

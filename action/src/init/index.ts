@@ -70,12 +70,13 @@ compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
 `;
 }
 
-/** The shipped TiDB source check, its profile beside it (the example workflow's layout). */
-function sourceSpec(root: string): string {
+/** A shipped TiDB source check (`name`: pr, or count for its counting phase), its profile beside it (the example workflow's layout). */
+function sourceSpec(root: string, name: "pr" | "count"): string {
   // the shipped spec's words, with the paths it has in a TiDB repository
-  const text = read(root, "workloads/tidb-source-pr.yaml")
+  const text = read(root, `workloads/tidb-source-${name}.yaml`)
     .replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml")
-    .replaceAll("--spec workloads/tidb-source-pr.yaml", "--spec .github/tiperf/source-pr.yaml")
+    .replaceAll(/--spec workloads\/tidb-source-(pr|count)\.yaml/g, "--spec .github/tiperf/source-$1.yaml")
+    .replaceAll("workloads/tidb-source-pr.yaml", ".github/tiperf/source-pr.yaml")
     .replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
   return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}\n${text}`;
 }
@@ -97,7 +98,8 @@ export function initFiles(kase: InitCase, root = tiperfRoot()): Record<string, s
       };
     case "tidb":
       return {
-        ".github/tiperf/source-pr.yaml": sourceSpec(root),
+        ".github/tiperf/source-pr.yaml": sourceSpec(root, "pr"),
+        ".github/tiperf/source-count.yaml": sourceSpec(root, "count"),
         ".github/tiperf/local.yaml": profile(root, "infra/profiles/local.yaml"),
         ".github/workflows/tidb-source-pr.yml": read(root, "action/examples/tidb-source-pr.yml"),
         ".github/workflows/perf-pr-comment.yml": read(root, "action/examples/perf-pr-comment.yml"),
