@@ -8,6 +8,11 @@
 //   npm run bench:looks -- --from-result R1.json [--from-result R2.json …] [--metrics tps,mallocs_per_op]
 //                          [--tolerance tps=2,mallocs_per_op=1] [--design-blocks 6] [--looks 2]
 //                          [--family 42] [--trials 4000] [--inject 1.5] [--out bench/looks/looks]
+//                          [--derive tiny_allocs_per_op=tidb:go_gc_heap_tiny_allocs_objects_total]
+//
+// --derive NAME=COUNTER: a metric per operation from a server counter each cell recorded (its
+// window's growth less the idle servers' rate over the window, ÷ the operations), lower is better —
+// a counter the bank's spec did not judge.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { lookShares } from "../action/src/compare/looks.ts";
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     trials: { type: "string", default: "4000" },
     inject: { type: "string", default: "0" },
     out: { type: "string", default: "bench/looks/looks" },
+    derive: { type: "string", multiple: true },
   },
 });
 
@@ -106,9 +112,22 @@ function draws(pairs: Pair[], metric: string) {
   return { tolerance, bank_blocks: ids.length, ...counts, wilson95: wilson(counts.flagged, trials) };
 }
 
+/** --derive: NAME per operation from COUNTER in each cell's cost (its window's growth, less the idle rate). */
+function derive(result: Result, spec: string): void {
+  const [name, counter] = spec.split("=") as [string, string];
+  for (const c of result.cells) {
+    const cost = c.cost;
+    const grew = cost?.counters?.[counter];
+    if (!cost || grew === undefined || !(cost.ops > 0)) continue;
+    const idle = (cost.idle_per_s?.[counter] ?? 0) * cost.window_s;
+    c.metrics[name] = { value: (grew - idle) / cost.ops, unit: "1/op", better: "lower" };
+  }
+}
+
 const rows: Record<string, unknown>[] = [];
 for (const file of values["from-result"] ?? []) {
   const result = await readResult(file);
+  for (const spec of values.derive ?? []) derive(result, spec);
   for (const metric of (values.metrics as string).split(",")) {
     for (const [cell, pairs] of bankOf(result, metric)) {
       const d = draws(pairs, metric);
