@@ -60,10 +60,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JCCYT4LE.js";
+} from "./chunk-MZEQPTQK.js";
 import {
   reapLedger
-} from "./chunk-56FCH3KT.js";
+} from "./chunk-HYTXFBVV.js";
 import {
   EXPIRES,
   KubeClient,
@@ -80,7 +80,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-56XGDWSH.js";
+} from "./chunk-SY22T52C.js";
 import {
   CLOUDS,
   Interrupted,
@@ -2724,7 +2724,8 @@ async function cmdPlan(args) {
     ...typeof runId === "string" ? { runId } : {},
     ...shards !== void 0 ? { shards } : {}
   });
-  for (const line of [...await uncommittedSpec(values), ...headLines(loaded)]) log(line);
+  for (const line of [...await uncommittedSpec(values), ...headLines(loaded), ...buildLines(loaded)])
+    log(line);
   process.stdout.write(plan.text);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
@@ -2743,6 +2744,11 @@ function refuseComparisonFlags(loaded, values) {
     throw new InputError(
       `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
     );
+}
+function buildLines(loaded) {
+  return (loaded.builds ?? []).map(
+    (b) => `build for ${b.variant === "all" ? "every variant" : `variant ${b.variant}`}: commit ${b.commit.slice(0, 10)} "${b.subject}" of the tree ${b.path}: ${b.how ?? "its build command"} \u2192 ${b.binary} (${b.kept ? "kept from an earlier build" : "to be built"})`
+  );
 }
 function headLines(loaded) {
   if (loaded.same)

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-JCCYT4LE.js";
+} from "./chunk-MZEQPTQK.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-56XGDWSH.js";
+} from "./chunk-SY22T52C.js";
 import {
   Interrupted,
   installCrashTeardown,

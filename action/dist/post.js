@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-56FCH3KT.js";
+} from "./chunk-HYTXFBVV.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-56XGDWSH.js";
+import "./chunk-SY22T52C.js";
 import {
   ledgerDir
 } from "./chunk-IT3EAII6.js";

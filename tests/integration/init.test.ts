@@ -111,6 +111,11 @@ describe("tiperf init", () => {
           counted.stdout(),
           /TIPERF_COUNTERS_SOCKET=.* a counting build: its Go statements counted/,
         );
+        // how each side is built, on stderr (stdout is the plan.txt a run writes)
+        assert.match(
+          counted.stderr(),
+          /build for variant head: commit [0-9a-f]{10} "init" of the tree \.: make server with GOFLAGS=-cover -covermode=atomic -coverpkg=<module>\/\.\.\. and tiperf_counting\.go in cmd\/tidb-server .*\(to be built\)/,
+        );
       }
     });
 

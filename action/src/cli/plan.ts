@@ -32,7 +32,8 @@ export async function cmdPlan(args: string[]): Promise<number> {
     ...(shards !== undefined ? { shards } : {}),
   });
   // what the plan is of, on stderr: stdout is the plan, exactly the plan.txt a run of it writes
-  for (const line of [...(await uncommittedSpec(values)), ...headLines(loaded)]) log(line);
+  for (const line of [...(await uncommittedSpec(values)), ...headLines(loaded), ...buildLines(loaded)])
+    log(line);
   process.stdout.write(plan.text);
   if (typeof values.out === "string") {
     const written = await writePlan(plan, values.out);
@@ -55,6 +56,14 @@ function refuseComparisonFlags(loaded: LoadedSpec, values: Values): void {
     throw new InputError(
       `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
     );
+}
+
+/** Each tidb-server a source target builds: which commit, how, and whether it is kept or to be built. */
+function buildLines(loaded: LoadedSpec): string[] {
+  return (loaded.builds ?? []).map(
+    (b) =>
+      `build for ${b.variant === "all" ? "every variant" : `variant ${b.variant}`}: commit ${b.commit.slice(0, 10)} "${b.subject}" of the tree ${b.path}: ${b.how ?? "its build command"} → ${b.binary} (${b.kept ? "kept from an earlier build" : "to be built"})`,
+  );
 }
 
 /** What the plan is of, said first where a reader could take it for something else. */

@@ -1,6 +1,7 @@
 // The builds stage: a spec whose TiDB target names a source tree (target.source) becomes the same
 // spec with tidb-server binpaths — each commit built once and kept (targets/tidb/source.ts) —
 // before anything is planned, so the plan a run executes names the binaries it runs.
+import { existsSync } from "node:fs";
 import { stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { type LoadedSpec, type SpecBuild, specOfValue } from "../specfile/load.ts";
@@ -53,6 +54,7 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
     let kept = true;
     if (opts.dryRun) {
       binary = builder.plannedBinary(source, commit);
+      kept = existsSync(binary);
     } else {
       if (!made.has(key)) made.set(key, builder.build(source, commit, opts));
       const b = await (made.get(key) as Promise<SourceBuild>);
@@ -60,7 +62,8 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
       seconds = b.seconds;
       kept = b.kept;
     }
-    builds.push({ variant, path: tree, ref, commit, subject, binary, seconds, kept });
+    const how = builder.howBuilt(source);
+    builds.push({ variant, path: tree, ref, commit, subject, binary, seconds, kept, how });
     return binary;
   };
   checkConflicts(loaded.path, raw, builder);

@@ -62,6 +62,8 @@ export interface SpecBuild {
   binary: string;
   seconds: number;
   kept: boolean;
+  /** How it is built (its command, environment, flags), as the plan says it. */
+  how?: string;
 }
 
 /** Sorted-key JSON, so the hash does not depend on key order in the YAML. */

@@ -135,10 +135,7 @@ interface TargetBase {
    * cell's measured window for its cost per operation. A counter it cannot read is left out.
    */
   costCounters?(): Promise<Record<string, number>>;
-  /**
-   * The machines its servers run on when they are not this one (a cluster's hosts), each with the
-   * ports its servers there listen on: where a cell's resource use is sampled over SSH.
-   */
+  /** The machines its servers run on when not this one, each with its servers' ports: where a cell's use is sampled over SSH. */
   serverHosts?(): { remote: RemoteHost; ports: number[] }[];
 }
 
@@ -336,6 +333,8 @@ export interface SourceBuilder {
   resolve(tree: string, ref: string, key: string): Promise<{ commit: string; subject: string }>;
   /** Where a commit's binary is or will be (kept, or the path a build would write): plans only. */
   plannedBinary(source: Record<string, unknown>, commit: string): string;
+  /** How a commit is built, as the plan says it (its command, environment, flags). */
+  howBuilt(source: Record<string, unknown>): string;
   /** The commit's binary: kept, or built now. */
   build(
     source: Record<string, unknown>,

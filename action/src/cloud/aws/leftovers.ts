@@ -98,6 +98,7 @@ export interface AwsReapOptions {
   /** How long to wait for instances to terminate before deleting what they use. */
   waitMs?: number;
 }
+type Log = AwsReapOptions["log"];
 
 export interface AwsReapReport extends Omit<NeutralReport, "removed" | "kept" | "failed" | "overdue"> {
   removed: Found[];
@@ -163,7 +164,7 @@ async function findEks(
 }
 
 /** Lists every resource tagged tiperf:run-id, with whether it has expired. */
-export async function findTagged(clients: Clients, now: Date, log?: AwsReapOptions["log"]): Promise<Found[]> {
+export async function findTagged(clients: Clients, now: Date, log?: Log): Promise<Found[]> {
   const { ec2 } = clients;
   const found: Found[] = [];
   const add = (
@@ -233,11 +234,7 @@ const GONE = /NotFound|NoSuchEntity/;
 const DENIED = /AccessDenied|UnauthorizedOperation|not authorized/i;
 
 /** A service's listing where the credentials allow it; where they do not, the log says so. */
-async function whereAllowed(
-  what: string,
-  listing: Promise<void>,
-  log?: AwsReapOptions["log"],
-): Promise<void> {
+async function whereAllowed(what: string, listing: Promise<void>, log?: Log): Promise<void> {
   await listing.catch((e: Error) => {
     if (DENIED.test(`${e.name} ${e.message}`))
       log?.(`reap: ${what} not listed (${e.name}: ${e.message}); EC2 resources are`);
@@ -298,7 +295,7 @@ async function deleteOne({ ec2, eks, iam }: Clients, f: Found): Promise<void> {
 }
 
 /** Waits (bounded) until these instances are terminated: their volumes and groups are in use until then. */
-async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log: AwsReapOptions["log"]) {
+async function waitTerminated(ec2: EC2Client, ids: string[], waitMs: number, log: Log) {
   const deadline = Date.now() + waitMs;
   while (ids.length > 0) {
     const r = await ec2.send(new DescribeInstancesCommand({ InstanceIds: ids }));
@@ -326,7 +323,7 @@ export async function waitEksGone(
   eks: Pick<EKSClient, "send">,
   gone: Found[],
   waitMs: number,
-  log: AwsReapOptions["log"],
+  log: Log,
   pollMs = 5000,
 ): Promise<void> {
   const deadline = Date.now() + waitMs;
@@ -362,10 +359,7 @@ export async function waitEksGone(
 /** Resources in deletion order: kind by kind as KINDS lists them. */
 const inOrder = (found: Found[]) => KINDS.flatMap((kind) => found.filter((f) => f.kind === kind));
 
-/**
- * Deletes in dependency order, telling `done` each outcome (error undefined when deleted); waits
- * (bounded) for the instances to terminate before what they use.
- */
+/** Deletes in dependency order, telling `done` each outcome; instances end (bounded wait) before what they use. */
 async function deleteInOrder(
   clients: Clients,
   found: Found[],

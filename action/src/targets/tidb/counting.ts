@@ -92,13 +92,16 @@ export function countingBuild(
     throw new InputError(
       `target.source.count.main: ${count.main} is not a directory of the checkout (the main package of tidb-server, like cmd/tidb-server)`,
     );
-  const packages = count.packages?.length ? count.packages : [`${moduleOf(tree)}/...`];
-  const flags = `-cover -covermode=atomic -coverpkg=${packages.join(",")}`;
+  const flags = coverFlags(count.packages?.length ? count.packages : [`${moduleOf(tree)}/...`]);
   return {
     file: join(main, COUNTING_FILE),
     env: { ...env, GOFLAGS: env.GOFLAGS ? `${env.GOFLAGS} ${flags}` : flags },
   };
 }
+
+/** The Go flags that compile coverage counters into `packages` (their patterns, comma-joined). */
+export const coverFlags = (packages: readonly string[]) =>
+  `-cover -covermode=atomic -coverpkg=${packages.join(",")}`;
 
 /** The hash a coverage meta-data file is named by (its header's MetaFileHash, bytes 24–40). */
 export function metaHash(meta: Buffer): string {

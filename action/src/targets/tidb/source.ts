@@ -26,7 +26,7 @@ import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../yaml/keys.ts";
 import type { SourceBuilder } from "../types.ts";
-import { COUNTING_FILE, COUNTING_GO, type CountSpec, countingBuild } from "./counting.ts";
+import { COUNTING_FILE, COUNTING_GO, type CountSpec, countingBuild, coverFlags } from "./counting.ts";
 import { deployerOf } from "./deployments/registry.ts";
 import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
@@ -78,6 +78,16 @@ export function buildKey(commit: string, src: SourceSpec): string {
 /** target.source.count with its defaults filled in. */
 function countOf(src: SourceSpec): CountSpec {
   return typeof src.count === "object" ? src.count : { main: "cmd/tidb-server" };
+}
+
+/** How a commit is built, as the plan says it: the spec's environment and command, a counting build's flags and file. */
+export function howBuilt(src: SourceSpec): string {
+  const env = Object.entries(src.env ?? {}).map(([k, v]) => `${k}=${v} `);
+  const count = src.count ? countOf(src) : undefined;
+  const counting = count
+    ? ` with GOFLAGS=${coverFlags(count.packages?.length ? count.packages : ["<module>/..."])} and ${COUNTING_FILE} in ${count.main} (a counting build; <module>: the tree's go.mod module)`
+    : "";
+  return `${env.join("")}${src.build.join(" ")}${counting}`;
 }
 
 /** git in the build checkout; a failure names the step. */
@@ -312,6 +322,7 @@ export const tidbSource: SourceBuilder = {
     const src = source as unknown as SourceSpec;
     return keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
   },
+  howBuilt: (source) => howBuilt(source as unknown as SourceSpec),
   build: (source, commit, o) => buildAt(source as unknown as SourceSpec, commit, o),
   buildKey: (source, commit) => buildKey(commit, source as unknown as SourceSpec),
   withBinary(target, binary) {

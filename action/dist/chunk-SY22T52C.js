@@ -13885,13 +13885,13 @@ function countingBuild(tree, count, env) {
     throw new InputError(
       `target.source.count.main: ${count.main} is not a directory of the checkout (the main package of tidb-server, like cmd/tidb-server)`
     );
-  const packages = count.packages?.length ? count.packages : [`${moduleOf(tree)}/...`];
-  const flags = `-cover -covermode=atomic -coverpkg=${packages.join(",")}`;
+  const flags = coverFlags(count.packages?.length ? count.packages : [`${moduleOf(tree)}/...`]);
   return {
     file: join14(main, COUNTING_FILE),
     env: { ...env, GOFLAGS: env.GOFLAGS ? `${env.GOFLAGS} ${flags}` : flags }
   };
 }
+var coverFlags = (packages) => `-cover -covermode=atomic -coverpkg=${packages.join(",")}`;
 function metaHash(meta) {
   if (meta.length < 40 || meta.readUInt32BE(0) !== 6518381)
     throw new Error("not a Go coverage meta-data file (is the binary a counting build, go build -cover?)");
@@ -16714,6 +16714,12 @@ function buildKey(commit, src) {
 function countOf(src) {
   return typeof src.count === "object" ? src.count : { main: "cmd/tidb-server" };
 }
+function howBuilt(src) {
+  const env = Object.entries(src.env ?? {}).map(([k, v]) => `${k}=${v} `);
+  const count = src.count ? countOf(src) : void 0;
+  const counting = count ? ` with GOFLAGS=${coverFlags(count.packages?.length ? count.packages : ["<module>/..."])} and ${COUNTING_FILE} in ${count.main} (a counting build; <module>: the tree's go.mod module)` : "";
+  return `${env.join("")}${src.build.join(" ")}${counting}`;
+}
 async function gitStep(path, args, what) {
   const r = await git(path, args, 6e5);
   if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
@@ -16894,6 +16900,7 @@ var tidbSource = {
     const src = source;
     return keptBuild(src.path, commit, src) ?? `${treeDir(src.path)}/${buildKey(commit, src)}/tidb-server`;
   },
+  howBuilt: (source) => howBuilt(source),
   build: (source, commit, o) => buildAt(source, commit, o),
   buildKey: (source, commit) => buildKey(commit, source),
   withBinary(target, binary) {

@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-56XGDWSH.js";
+} from "./chunk-SY22T52C.js";
 import {
   record,
   sshArgs
@@ -5775,6 +5775,7 @@ var Bench = class _Bench {
 
 // action/src/pipeline/builds.ts
 var import_yaml = __toESM(require_dist(), 1);
+import { existsSync as existsSync3 } from "node:fs";
 
 // action/src/specfile/load.ts
 import { createHash } from "node:crypto";
@@ -6244,6 +6245,7 @@ async function withSourceBuilds(loaded, opts) {
     let kept = true;
     if (opts.dryRun) {
       binary2 = builder.plannedBinary(source4, commit);
+      kept = existsSync3(binary2);
     } else {
       if (!made.has(key2)) made.set(key2, builder.build(source4, commit, opts));
       const b10 = await made.get(key2);
@@ -6251,7 +6253,8 @@ async function withSourceBuilds(loaded, opts) {
       seconds2 = b10.seconds;
       kept = b10.kept;
     }
-    builds.push({ variant, path: tree2, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept });
+    const how = builder.howBuilt(source4);
+    builds.push({ variant, path: tree2, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept, how });
     return binary2;
   };
   checkConflicts(loaded.path, raw, builder);
@@ -7023,7 +7026,7 @@ var DuetRunner = class {
 };
 
 // action/src/pipeline/timings.ts
-import { existsSync as existsSync3, readFileSync } from "node:fs";
+import { existsSync as existsSync4, readFileSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname as dirname2, join as join2 } from "node:path";
@@ -7034,7 +7037,7 @@ function timingsFile(env = process.env) {
   return join2(env.XDG_CACHE_HOME || join2(homedir(), ".cache"), "tiperf", "timings.json");
 }
 function read(file) {
-  if (!file || !existsSync3(file)) return {};
+  if (!file || !existsSync4(file)) return {};
   try {
     const doc = JSON.parse(readFileSync(file, "utf8"));
     return doc !== null && typeof doc === "object" ? doc : {};
@@ -7258,7 +7261,7 @@ function stepsJson(phases) {
 }
 
 // action/src/pipeline/preflight.ts
-import { accessSync, constants, existsSync as existsSync4, realpathSync, statfsSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync as existsSync5, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { cpus as cpus8 } from "node:os";
 import { dirname as dirname3, resolve } from "node:path";
@@ -7316,7 +7319,7 @@ var PSEUDO_FS = {
 };
 function nearestExisting(path3) {
   let p = resolve(path3);
-  while (!existsSync4(p) && dirname3(p) !== p) p = dirname3(p);
+  while (!existsSync5(p) && dirname3(p) !== p) p = dirname3(p);
   return p;
 }
 async function checkOutDir(dir, flag2 = "--out") {
@@ -7336,7 +7339,7 @@ async function checkOutDir(dir, flag2 = "--out") {
       `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
     );
   }
-  if (existsSync4(dir) && !statSync(dir).isDirectory())
+  if (existsSync5(dir) && !statSync(dir).isDirectory())
     throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
   try {
     const missing = [];
@@ -7353,7 +7356,7 @@ async function checkOutDir(dir, flag2 = "--out") {
   }
 }
 async function checkOutFile(file, flag2) {
-  if (existsSync4(file) && statSync(file).isDirectory())
+  if (existsSync5(file) && statSync(file).isDirectory())
     throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
   await checkOutDir(dirname3(resolve(file)), flag2);
 }
@@ -13701,7 +13704,7 @@ function parseLogin(value4, flag2 = "--accepted-by") {
 // action/src/specfile/prepare.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
 import { promisify as promisify2 } from "node:util";
@@ -13836,7 +13839,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
     const file = resolve2(src.cwd ?? ".", src.spec);
-    const own = existsSync5(file) ? await fileMapping(file) : {};
+    const own = existsSync6(file) ? await fileMapping(file) : {};
     const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
