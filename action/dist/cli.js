@@ -207,13 +207,15 @@ var COMMANDS = [
     flags: {
       spec: { type: "string", value: "FILE", required: true },
       out: { type: "string", value: "DIR" },
-      write: { type: "string", value: "FILE" }
+      write: { type: "string", value: "FILE" },
+      "from-result": { type: "string", value: "RESULT_JSON" }
     },
     about: [
       "measure the noise of the spec's own design on this runner: an A/A comparison (its",
       "control's target on both sides, its rounds and blocks), written as compare.noise (dated,",
       "the machine named) into the spec, or into --write FILE; tiperf plan then states the",
-      "smallest change each cell detects"
+      "smallest change each cell detects; --from-result: read an A/A of the design already run",
+      "(one target on both sides, every workload of the spec measured) instead of running one"
     ]
   },
   {
@@ -2095,16 +2097,39 @@ async function calibrate(file, opts) {
   });
   const raw = (0, import_yaml2.parseDocument)(text).toJS();
   const loaded = calibrationSpec(file, raw);
-  opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
-  const outcome = await compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
-  const noise = noiseFromResult(await readResult(outcome.resultPath), loaded);
+  const resultPath = opts.fromResult ?? (await runCalibration(file, loaded, opts)).resultPath;
+  const result = await readResult(resultPath);
+  if (opts.fromResult) aaOf(result, loaded, opts.fromResult);
+  const noise = noiseFromResult(
+    result,
+    loaded,
+    opts.fromResult ? `an A/A of this design (tiperf calibrate --from-result)` : void 0
+  );
   const into = opts.into ?? file;
   const base = into === file ? text : await readFile3(into, "utf8").catch(() => "");
   await writeFile(into, withNoise(base, noise, into));
   opts.log(
     `calibrate: compare.noise written into ${into}; commit it, and \`tiperf plan\` states the smallest change each cell detects from it`
   );
-  return { noise, written: into, resultPath: outcome.resultPath };
+  return { noise, written: into, resultPath };
+}
+function runCalibration(file, loaded, opts) {
+  opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
+  return compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
+}
+function aaOf(result, loaded, file) {
+  const measured = result.cells.filter((c) => c.round > 0 && c.status === "ok");
+  const missing = (loaded.variants?.base.spec ?? loaded.spec).workloads.map((w) => w.name).filter((w) => !["base", "head"].every((v) => measured.some((c) => c.workload === w && c.variant === v)));
+  if (missing.length)
+    throw new InputError(
+      `tiperf calibrate: --from-result ${file} has no measured base and head cells of ${missing.join(", ")}: it is not an A/A of this spec's design`
+    );
+  const side = (t) => JSON.stringify([t.version, t.build?.commit ?? "", t.config]);
+  const sides = new Set(result.targets.filter((t) => t.variant === "base" || t.variant === "head").map(side));
+  if (sides.size > 1)
+    throw new InputError(
+      `tiperf calibrate: --from-result ${file} ran different targets on its two sides (version, build or configuration): an A/A runs one on both`
+    );
 }
 
 // action/src/cli/calibrate.ts
@@ -2115,6 +2140,7 @@ async function cmdCalibrate(args, signal) {
   const out = await calibrate(spec, {
     outDir: values.out ?? "results",
     ...values.write ? { into: values.write } : {},
+    ...values["from-result"] ? { fromResult: values["from-result"] } : {},
     log,
     signal
   });

@@ -95,12 +95,14 @@ export const COMMANDS: CommandSpec[] = [
       spec: { type: "string", value: "FILE", required: true },
       out: { type: "string", value: "DIR" },
       write: { type: "string", value: "FILE" },
+      "from-result": { type: "string", value: "RESULT_JSON" },
     },
     about: [
       "measure the noise of the spec's own design on this runner: an A/A comparison (its",
       "control's target on both sides, its rounds and blocks), written as compare.noise (dated,",
       "the machine named) into the spec, or into --write FILE; tiperf plan then states the",
-      "smallest change each cell detects",
+      "smallest change each cell detects; --from-result: read an A/A of the design already run",
+      "(one target on both sides, every workload of the spec measured) instead of running one",
     ],
   },
   {

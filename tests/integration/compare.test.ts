@@ -225,6 +225,42 @@ compare: {rounds: 4, blocks: 2, order: interleaved}
       after.stdout(),
       /smallest change detected at 90% power .*from compare\.noise, .*tiperf calibrate.*: point_select threads=2 tps −\d+\.\d%/,
     );
+
+    // --from-result: the same A/A read again, nothing run; the same figures
+    const resultFile = join(dir, "out", readdirSync(join(dir, "out"))[0] as string, "result.json");
+    const again = join(dir, "again.yaml");
+    const reread = cli(["calibrate", "--spec", file, "--from-result", resultFile, "--write", again]);
+    assert.equal((await reread.done).code, 0, reread.stderr());
+    const noiseAgain = (parse(readFileSync(again, "utf8")) as { compare: { noise: typeof noise } }).compare
+      .noise;
+    assert.deepEqual(noiseAgain.workloads, noise.workloads);
+    assert.match(noiseAgain.measured, /an A\/A of this design \(tiperf calibrate --from-result\)/);
+    // not an A/A: two configurations on its sides, or a workload of the spec it did not measure
+    const notAa = structuredClone(result);
+    notAa.targets[1].config.innodb_buffer_pool_size = "128M";
+    writeFileSync(join(dir, "not-aa.json"), JSON.stringify(notAa));
+    const refused = cli([
+      "calibrate",
+      "--spec",
+      file,
+      "--from-result",
+      join(dir, "not-aa.json"),
+      "--write",
+      again,
+    ]);
+    assert.equal((await refused.done).code, 2);
+    assert.match(
+      refused.stderr(),
+      /not-aa\.json ran different targets on its two sides .*an A\/A runs one on both/,
+    );
+    const other = join(dir, "other.yaml");
+    writeFileSync(other, written.replace("{name: point_select,", "{name: elsewhere,"));
+    const missing = cli(["calibrate", "--spec", other, "--from-result", resultFile, "--write", again]);
+    assert.equal((await missing.done).code, 2);
+    assert.match(
+      missing.stderr(),
+      /has no measured base and head cells of elsewhere: it is not an A\/A of this spec's design/,
+    );
   });
 
   test("head at cpu_quota 25% against 100%: regression on throughput, exit 1", async () => {

@@ -12,6 +12,7 @@ export async function cmdCalibrate(args: string[], signal: AbortSignal): Promise
   const out = await calibrate(spec, {
     outDir: (values.out as string | undefined) ?? "results",
     ...(values.write ? { into: values.write as string } : {}),
+    ...(values["from-result"] ? { fromResult: values["from-result"] as string } : {}),
     log,
     signal,
   });

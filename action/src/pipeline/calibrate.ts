@@ -5,6 +5,7 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { parseDocument } from "yaml";
 import { InputError } from "../errors.ts";
+import type { Result } from "../result/model.ts";
 import { readResult } from "../result/store.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { withNoise } from "../specfile/noise-edit.ts";
@@ -39,7 +40,14 @@ export function calibrationSpec(file: string, raw: Obj): LoadedSpec {
  */
 export async function calibrate(
   file: string,
-  opts: { outDir: string; into?: string; log: (line: string) => void; signal: AbortSignal },
+  opts: {
+    outDir: string;
+    into?: string;
+    /** An A/A of this design already run (its result.json): read instead of running one. */
+    fromResult?: string;
+    log: (line: string) => void;
+    signal: AbortSignal;
+  },
 ): Promise<{ noise: Obj; written: string; resultPath: string }> {
   const text = await readFile(file, "utf8").catch((e: NodeJS.ErrnoException) => {
     throw new InputError(
@@ -48,9 +56,14 @@ export async function calibrate(
   });
   const raw = parseDocument(text).toJS() as Obj;
   const loaded = calibrationSpec(file, raw);
-  opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
-  const outcome = await compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
-  const noise = noiseFromResult(await readResult(outcome.resultPath), loaded);
+  const resultPath = opts.fromResult ?? (await runCalibration(file, loaded, opts)).resultPath;
+  const result = await readResult(resultPath);
+  if (opts.fromResult) aaOf(result, loaded, opts.fromResult);
+  const noise = noiseFromResult(
+    result,
+    loaded,
+    opts.fromResult ? `an A/A of this design (tiperf calibrate --from-result)` : undefined,
+  );
   const into = opts.into ?? file;
   // as text: the rest of the file (comments, layout) kept byte for byte
   const base = into === file ? text : await readFile(into, "utf8").catch(() => "");
@@ -58,5 +71,32 @@ export async function calibrate(
   opts.log(
     `calibrate: compare.noise written into ${into}; commit it, and \`tiperf plan\` states the smallest change each cell detects from it`,
   );
-  return { noise, written: into, resultPath: outcome.resultPath };
+  return { noise, written: into, resultPath };
+}
+
+function runCalibration(file: string, loaded: LoadedSpec, opts: Parameters<typeof calibrate>[1]) {
+  opts.log(`calibrate: ${file} against itself, ${loaded.variants?.compare.rounds} rounds`);
+  return compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
+}
+
+/**
+ * A result given as this design's A/A: measured base and head cells of every workload of the spec,
+ * and one target on both sides (else its gaps are a change, not noise); refused by name otherwise.
+ */
+function aaOf(result: Result, loaded: LoadedSpec, file: string): void {
+  const measured = result.cells.filter((c) => c.round > 0 && c.status === "ok");
+  const missing = (loaded.variants?.base.spec ?? loaded.spec).workloads
+    .map((w) => w.name)
+    .filter((w) => !["base", "head"].every((v) => measured.some((c) => c.workload === w && c.variant === v)));
+  if (missing.length)
+    throw new InputError(
+      `tiperf calibrate: --from-result ${file} has no measured base and head cells of ${missing.join(", ")}: it is not an A/A of this spec's design`,
+    );
+  // what the sides ran: version, the commit a source build was made at, and the configuration
+  const side = (t: Result["targets"][number]) => JSON.stringify([t.version, t.build?.commit ?? "", t.config]);
+  const sides = new Set(result.targets.filter((t) => t.variant === "base" || t.variant === "head").map(side));
+  if (sides.size > 1)
+    throw new InputError(
+      `tiperf calibrate: --from-result ${file} ran different targets on its two sides (version, build or configuration): an A/A runs one on both`,
+    );
 }
