@@ -133,6 +133,8 @@ describe("what `tiperf init` writes, under act on a local GitHub API", () => {
     assert.equal(run.jobs.publish, "succeeded", run.log.slice(-3000));
     assert.ok(run.jobs.benchmark, run.log.slice(-3000));
     assert.equal(run.jobs.count, "succeeded", run.log.slice(-3000));
+    // the gate, the check to require: this run decided, it passes
+    assert.equal(run.jobs.tiperf, "succeeded", run.log.slice(-3000));
     assert.match(
       run.log,
       /no \.github\/tiperf\/source-count\.yaml in this commit: the counting phase is not run/,

@@ -344,6 +344,19 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
     git("commit", "-qam", "docs");
     const docs = await prepareSpec({ spec: join(dir, "s.yaml"), baseRef: "base", headRef: "HEAD", cwd: dir });
     assert.match(docs.same ?? "", /only files no build reads changed \(1: docs\/a\.md\)/);
+    // Go's tests and their data: go build compiles neither
+    mkdirSync(join(dir, "pkg", "testdata"), { recursive: true });
+    writeFileSync(join(dir, "pkg", "x_test.go"), "package pkg\n");
+    writeFileSync(join(dir, "pkg", "testdata", "case.sql"), "select 1;\n");
+    git("add", ".");
+    git("commit", "-qm", "tests");
+    const tests = await prepareSpec({
+      spec: join(dir, "s.yaml"),
+      baseRef: "base",
+      headRef: "HEAD",
+      cwd: dir,
+    });
+    assert.match(tests.same ?? "", /only files no build reads changed \(3: /);
     writeFileSync(join(dir, "main.go"), "package main\n\nfunc main() {}\n");
     git("commit", "-qam", "code");
     const code = await prepareSpec({ spec: join(dir, "s.yaml"), baseRef: "base", headRef: "HEAD", cwd: dir });

@@ -289,12 +289,16 @@ async function sourceRefs(
   return out;
 }
 
-/** Files that never reach a built server: documentation and the repository's own CI. */
-const NOT_BUILT = /(^|\/)(docs?|\.github)\/|\.(md|txt|rst|png|svg)$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
+/**
+ * Files that never reach a built server: documentation, the repository's own CI, and Go's tests
+ * (`go build` compiles no _test.go file and no testdata/ directory).
+ */
+const NOT_BUILT =
+  /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
 
 /**
  * Why the server built at `head` is the one built at `base`, or undefined: no file between them
- * changed, or only files no build reads (documentation, CI workflows).
+ * changed, or only files no build reads (documentation, CI workflows, Go tests).
  */
 async function sameBuild(tree: string, base: string, head: string): Promise<string | undefined> {
   const { stdout } = await promisify(execFile)("git", ["-C", tree, "diff", "--name-only", base, head], {
