@@ -60,7 +60,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-MZEQPTQK.js";
+} from "./chunk-XTF6SFFA.js";
 import {
   reapLedger
 } from "./chunk-HYTXFBVV.js";
@@ -2590,7 +2590,8 @@ function nextSteps(kase, files, dir, cli) {
     "  2. give a self-hosted runner (2 or more cores, Debian or Ubuntu) the labels self-hosted, tiperf",
     ...kase === "tidb" ? ["     with Go installed; the check builds tidb-server at the PR head and its merge base"] : ["     with tiup on its PATH (it installs the TiDB release the spec names)"],
     "  3. pin the action in the workflow to a tag of the tiperf repository (tiperf/tiperf/action@v1)",
-    kase === "dispatch" ? "  4. push, then run perf-dispatch from the Actions tab" : "  4. push; the next pull request gets the check and its comment"
+    kase === "dispatch" ? "  4. push, then run perf-dispatch from the Actions tab" : "  4. push; the next pull request gets the check and its comment",
+    ...kase === "dispatch" ? [] : ["  5. in branch protection, require the check `tiperf` (one check, for one runner or many)"]
   ];
 }
 var ACTIONLINT_CONFIG = `# The label of the self-hosted runners that run tiperf's checks (written by tiperf init).

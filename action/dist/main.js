@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-MZEQPTQK.js";
+} from "./chunk-XTF6SFFA.js";
 import {
   getInput,
   info,

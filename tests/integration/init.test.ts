@@ -50,6 +50,8 @@ describe("tiperf init", () => {
       const next = /\n {5}cd (\S+) && node (\S+) (plan --spec \S+ .*)\n/.exec(run.stdout());
       assert.ok(next, run.stdout());
       assert.equal(next[1], repo);
+      // the PR checks end in one gate: the check to require
+      assert.equal(/require the check `tiperf`/.test(run.stdout()), c.comment, run.stdout());
       assert.ok(existsSync(next[2] as string), `${next[2]} is the CLI`);
       // the workflow is the shipped example (run under act by the e2e tests)
       assert.equal(readFileSync(join(repo, c.workflow), "utf8"), readFileSync(join(ROOT, c.example), "utf8"));

@@ -135,6 +135,9 @@ function nextSteps(kase: InitCase, files: string[], dir: string, cli: string): s
     kase === "dispatch"
       ? "  4. push, then run perf-dispatch from the Actions tab"
       : "  4. push; the next pull request gets the check and its comment",
+    ...(kase === "dispatch"
+      ? []
+      : ["  5. in branch protection, require the check `tiperf` (one check, for one runner or many)"]),
   ];
 }
 

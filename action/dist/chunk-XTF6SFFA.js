@@ -13920,7 +13920,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
   if (same) out.same = same;
   return out;
 }
-var NOT_BUILT = /(^|\/)(docs?|\.github)\/|\.(md|txt|rst|png|svg)$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
+var NOT_BUILT = /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
 async function sameBuild(tree2, base, head) {
   const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "diff", "--name-only", base, head], {
     maxBuffer: 64 * 1024 * 1024
