@@ -60,7 +60,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-XTF6SFFA.js";
+} from "./chunk-MKQSO6U7.js";
 import {
   reapLedger
 } from "./chunk-HYTXFBVV.js";

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-XTF6SFFA.js";
+} from "./chunk-MKQSO6U7.js";
 import {
   getInput,
   info,

@@ -323,7 +323,7 @@ describe("an endpoint's counters: the cost it lets tiperf read", () => {
     assert.equal(without.refusals.length, 1, without.refusals.join("\n"));
     assert.match(
       without.refusals[0] as string,
-      /^metrics\.cpu_ms_per_op: a TiDB endpoint without endpoint\.status_port in its profile \(the tidb-server's \/metrics\) gives no cpu_ms_per_op; it gives no cost metric$/,
+      /^metrics\.cpu_ms_per_op: no cpu_ms_per_op from a TiDB endpoint without endpoint\.status_port in its profile \(the tidb-server's \/metrics\); it gives no cost metric$/,
     );
     assert.doesNotMatch(without.text, /cost per operation/);
   });

@@ -325,6 +325,25 @@ describe("a private tidb-server (provider local)", () => {
     const plain = (await planRun(spec(""), {})).text;
     assert.doesNotMatch(plain, /COUNTERS_SOCKET/);
     assert.match(plain, /the idle servers' rate over 2s after each start/);
+    // and judging its statements is refused at plan time, naming both keys
+    const judged = (counting: string) =>
+      parseSpec(
+        `name: c
+target: {kind: tidb, profile: ${join(ROOT, "infra/profiles/local.yaml")}, binpath: /opt/tidb-server${counting}}
+data: {tables: 1, table_size: 100}
+workloads:
+  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 5s}
+metrics:
+  go_stmts_per_op: {tolerance: 1%}
+`,
+        "c.yaml",
+      );
+    const refused = (await planRun(judged(""), {})).refusals.join("\n");
+    assert.match(
+      refused,
+      /metrics\.go_stmts_per_op: it counts a counting build's statements: target\.source\.count, or target\.counting .*; no go_stmts_per_op from the servers' own counters; it gives cpu_ms_per_op/,
+    );
+    assert.deepEqual((await planRun(judged(", counting: true"), {})).refusals, []);
   });
 
   test("a local profile refuses what only a cluster has; binpath and resources are refused where they cannot work", async () => {

@@ -363,7 +363,7 @@ function costPlan(
     .filter((m) => !given.includes(m) && !(given.length && m.endsWith(PER_OP)))
     .map(
       (m) =>
-        `metrics.${m}: ${target.cost?.missing?.[m] ? `${target.cost.missing[m]}; ` : ""}${target.cost ? `${target.cost.source} gives no ${m}` : `target.kind ${spec.target.kind} gives no ${m}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`,
+        `metrics.${m}: ${target.cost?.missing?.[m] ? `${target.cost.missing[m]}; ` : ""}no ${m} from ${target.cost ? target.cost.source : `target.kind ${spec.target.kind}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`,
     );
   const counted = spec.workloads.some((w) => driverOf(w.driver).operations(w) !== undefined);
   if (!given.length || !counted) return { refusals };

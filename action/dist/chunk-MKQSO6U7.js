@@ -7822,7 +7822,7 @@ function costPlan(spec, target2) {
     ...new Set(spec.workloads.flatMap((w2) => Object.keys(w2.judge).filter((m3) => costMetric(m3))))
   ];
   const refusals = judged2.filter((m3) => !given.includes(m3) && !(given.length && m3.endsWith(PER_OP))).map(
-    (m3) => `metrics.${m3}: ${target2.cost?.missing?.[m3] ? `${target2.cost.missing[m3]}; ` : ""}${target2.cost ? `${target2.cost.source} gives no ${m3}` : `target.kind ${spec.target.kind} gives no ${m3}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`
+    (m3) => `metrics.${m3}: ${target2.cost?.missing?.[m3] ? `${target2.cost.missing[m3]}; ` : ""}no ${m3} from ${target2.cost ? target2.cost.source : `target.kind ${spec.target.kind}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`
   );
   const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
   if (!given.length || !counted) return { refusals };
