@@ -60,7 +60,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-MKQSO6U7.js";
+} from "./chunk-UKFQOKAS.js";
 import {
   reapLedger
 } from "./chunk-HYTXFBVV.js";
@@ -2103,7 +2103,10 @@ async function calibrate(file, opts) {
   const noise = noiseFromResult(
     result,
     loaded,
-    opts.fromResult ? `an A/A of this design (tiperf calibrate --from-result)` : void 0
+    opts.fromResult ? `an A/A of this design (tiperf calibrate --from-result)` : void 0,
+    (w, m) => opts.log(
+      `calibrate: no noise of ${m} for ${w}: the A/A gave no two rounds of it (its smallest change stays unknown)`
+    )
   );
   const into = opts.into ?? file;
   const base = into === file ? text : await readFile3(into, "utf8").catch(() => "");
@@ -2118,17 +2121,31 @@ function runCalibration(file, loaded, opts) {
   return compareSpec(loaded, { outDir: opts.outDir, log: opts.log, signal: opts.signal });
 }
 function aaOf(result, loaded, file) {
+  const refuse = (why) => {
+    throw new InputError(`tiperf calibrate: --from-result ${file} ${why}`);
+  };
+  if (result.status !== "complete")
+    refuse(`is ${result.status}: calibrate reads a complete A/A (every round of its design)`);
   const measured = result.cells.filter((c) => c.round > 0 && c.status === "ok");
   const missing = (loaded.variants?.base.spec ?? loaded.spec).workloads.map((w) => w.name).filter((w) => !["base", "head"].every((v) => measured.some((c) => c.workload === w && c.variant === v)));
   if (missing.length)
-    throw new InputError(
-      `tiperf calibrate: --from-result ${file} has no measured base and head cells of ${missing.join(", ")}: it is not an A/A of this spec's design`
+    refuse(
+      `has no measured base and head cells of ${missing.join(", ")}: it is not an A/A of this spec's design`
     );
-  const side = (t) => JSON.stringify([t.version, t.build?.commit ?? "", t.config]);
+  const variants = result.spec.body.variants ?? {};
+  const side = (t) => JSON.stringify([t.version, t.build?.commit ?? "", t.config, t.details?.build ?? ""]);
   const sides = new Set(result.targets.filter((t) => t.variant === "base" || t.variant === "head").map(side));
-  if (sides.size > 1)
-    throw new InputError(
-      `tiperf calibrate: --from-result ${file} ran different targets on its two sides (version, build or configuration): an A/A runs one on both`
+  if (JSON.stringify(variants.base ?? {}) !== JSON.stringify(variants.head ?? {}) || sides.size > 1)
+    refuse(
+      "ran different targets on its two sides (its variants, version, build, configuration or binary): an A/A runs one on both"
+    );
+  const compare = loaded.variants?.compare;
+  const perBlock = (rounds, blocks2) => rounds / Math.max(1, blocks2);
+  const ran = Math.max(0, ...measured.map((c) => c.round));
+  const blocks = new Set(measured.map((c) => c.block ?? 1)).size;
+  if (compare && perBlock(ran, blocks) !== perBlock(compare.rounds, compare.blocks ?? 1))
+    refuse(
+      `ran ${perBlock(ran, blocks)} round(s) per block (${ran} in ${blocks}), the spec's design ${perBlock(compare.rounds, compare.blocks ?? 1)}: the noise of one design is not another's`
     );
 }
 

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-MKQSO6U7.js";
+} from "./chunk-UKFQOKAS.js";
 import {
   getInput,
   info,

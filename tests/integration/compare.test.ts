@@ -253,6 +253,15 @@ compare: {rounds: 4, blocks: 2, order: interleaved}
       refused.stderr(),
       /not-aa\.json ran different targets on its two sides .*an A\/A runs one on both/,
     );
+    writeFileSync(join(dir, "cut.json"), JSON.stringify({ ...result, status: "interrupted" }));
+    const cut = cli(["calibrate", "--spec", file, "--from-result", join(dir, "cut.json"), "--write", again]);
+    assert.equal((await cut.done).code, 2);
+    assert.match(cut.stderr(), /cut\.json is interrupted: calibrate reads a complete A\/A/);
+    const shorter = join(dir, "shorter.yaml");
+    writeFileSync(shorter, written.replace("rounds: 4", "rounds: 2"));
+    const design = cli(["calibrate", "--spec", shorter, "--from-result", resultFile, "--write", again]);
+    assert.equal((await design.done).code, 2);
+    assert.match(design.stderr(), /ran 4 round\(s\) per block \(4 in 1\), the spec's design 2/);
     const other = join(dir, "other.yaml");
     writeFileSync(other, written.replace("{name: point_select,", "{name: elsewhere,"));
     const missing = cli(["calibrate", "--spec", other, "--from-result", resultFile, "--write", again]);

@@ -113,6 +113,11 @@ describe("tiperf init", () => {
           counted.stdout(),
           /TIPERF_COUNTERS_SOCKET=.* a counting build: its Go statements counted/,
         );
+        // both refs HEAD: one tree, nothing to measure, said first (compare would pass in seconds)
+        assert.match(
+          counted.stderr(),
+          /^nothing to measure: HEAD and its merge base [0-9a-f]{10} have the same tree/,
+        );
         // how each side is built, on stderr (stdout is the plan.txt a run writes)
         assert.match(
           counted.stderr(),

@@ -107,6 +107,9 @@ export async function withSourceBuilds(loaded: LoadedSpec, opts: BuildOptions): 
     builds,
     ...(unseen.length ? { unseen } : {}),
     ...(loaded.profile ? { profile: loaded.profile } : {}),
+    // what the spec's composition found (nothing to measure, a new spec) holds for its builds too
+    ...(loaded.same ? { same: loaded.same } : {}),
+    ...(loaded.adoption ? { adoption: loaded.adoption } : {}),
   };
 }
 

@@ -63,6 +63,10 @@ export async function calibrate(
     result,
     loaded,
     opts.fromResult ? `an A/A of this design (tiperf calibrate --from-result)` : undefined,
+    (w, m) =>
+      opts.log(
+        `calibrate: no noise of ${m} for ${w}: the A/A gave no two rounds of it (its smallest change stays unknown)`,
+      ),
   );
   const into = opts.into ?? file;
   // as text: the rest of the file (comments, layout) kept byte for byte
@@ -80,23 +84,40 @@ function runCalibration(file: string, loaded: LoadedSpec, opts: Parameters<typeo
 }
 
 /**
- * A result given as this design's A/A: measured base and head cells of every workload of the spec,
- * and one target on both sides (else its gaps are a change, not noise); refused by name otherwise.
+ * A result given as this design's A/A: complete; measured base and head cells of every workload of
+ * the spec; one target on both sides (its variants alike, and the version, build, configuration and
+ * binary each side ran), else its gaps are a change, not noise; and the spec's rounds per block.
+ * Refused by name otherwise.
  */
 function aaOf(result: Result, loaded: LoadedSpec, file: string): void {
+  const refuse = (why: string) => {
+    throw new InputError(`tiperf calibrate: --from-result ${file} ${why}`);
+  };
+  if (result.status !== "complete")
+    refuse(`is ${result.status}: calibrate reads a complete A/A (every round of its design)`);
   const measured = result.cells.filter((c) => c.round > 0 && c.status === "ok");
   const missing = (loaded.variants?.base.spec ?? loaded.spec).workloads
     .map((w) => w.name)
     .filter((w) => !["base", "head"].every((v) => measured.some((c) => c.workload === w && c.variant === v)));
   if (missing.length)
-    throw new InputError(
-      `tiperf calibrate: --from-result ${file} has no measured base and head cells of ${missing.join(", ")}: it is not an A/A of this spec's design`,
+    refuse(
+      `has no measured base and head cells of ${missing.join(", ")}: it is not an A/A of this spec's design`,
     );
-  // what the sides ran: version, the commit a source build was made at, and the configuration
-  const side = (t: Result["targets"][number]) => JSON.stringify([t.version, t.build?.commit ?? "", t.config]);
+  const variants = (result.spec.body as { variants?: Record<string, unknown> }).variants ?? {};
+  // what the sides ran: version, source build, configuration, the binary given (details.build)
+  const side = (t: Result["targets"][number]) =>
+    JSON.stringify([t.version, t.build?.commit ?? "", t.config, t.details?.build ?? ""]);
   const sides = new Set(result.targets.filter((t) => t.variant === "base" || t.variant === "head").map(side));
-  if (sides.size > 1)
-    throw new InputError(
-      `tiperf calibrate: --from-result ${file} ran different targets on its two sides (version, build or configuration): an A/A runs one on both`,
+  if (JSON.stringify(variants.base ?? {}) !== JSON.stringify(variants.head ?? {}) || sides.size > 1)
+    refuse(
+      "ran different targets on its two sides (its variants, version, build, configuration or binary): an A/A runs one on both",
+    );
+  const compare = loaded.variants?.compare;
+  const perBlock = (rounds: number, blocks: number) => rounds / Math.max(1, blocks);
+  const ran = Math.max(0, ...measured.map((c) => c.round));
+  const blocks = new Set(measured.map((c) => c.block ?? 1)).size;
+  if (compare && perBlock(ran, blocks) !== perBlock(compare.rounds, compare.blocks ?? 1))
+    refuse(
+      `ran ${perBlock(ran, blocks)} round(s) per block (${ran} in ${blocks}), the spec's design ${perBlock(compare.rounds, compare.blocks ?? 1)}: the noise of one design is not another's`,
     );
 }

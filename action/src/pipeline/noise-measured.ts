@@ -21,6 +21,8 @@ export function noiseFromResult(
   result: Result,
   loaded: LoadedSpec,
   source = "tiperf calibrate: this spec against itself",
+  /** Told of each judged metric of a workload the result gives no noise of. */
+  unmeasured?: (workload: string, metric: string) => void,
 ): Obj {
   const spec = loaded.variants?.base.spec ?? loaded.spec;
   const measured = result.cells.filter((c) => c.round > 0);
@@ -43,6 +45,7 @@ export function noiseFromResult(
           instances: Math.max(was?.instances ?? 0, n.instances),
         };
       }
+    for (const m of rules) if (!byMetric[m]) unmeasured?.(w.name, m);
     const primary = rules.find((m) => !costMetric(m) && byMetric[m]);
     const figures = (n: { rounds: number; instances: number }) => ({
       rounds: pctUp(n.rounds),

@@ -294,7 +294,7 @@ async function sourceRefs(
  * (`go build` compiles no _test.go file and no testdata/ directory).
  */
 const NOT_BUILT =
-  /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
+  /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|OWNERS_ALIASES|CODEOWNERS)$/i;
 
 /**
  * Why the server built at `head` is the one built at `base`, or undefined: no file between them

@@ -6291,7 +6291,10 @@ async function withSourceBuilds(loaded, opts) {
     composed: (0, import_yaml.stringify)(raw),
     builds,
     ...unseen2.length ? { unseen: unseen2 } : {},
-    ...loaded.profile ? { profile: loaded.profile } : {}
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    // what the spec's composition found (nothing to measure, a new spec) holds for its builds too
+    ...loaded.same ? { same: loaded.same } : {},
+    ...loaded.adoption ? { adoption: loaded.adoption } : {}
   };
 }
 function checkConflicts(path3, raw, builder) {
@@ -13920,7 +13923,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
   if (same) out.same = same;
   return out;
 }
-var NOT_BUILT = /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|CODEOWNERS)$/i;
+var NOT_BUILT = /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|OWNERS_ALIASES|CODEOWNERS)$/i;
 async function sameBuild(tree2, base, head) {
   const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "diff", "--name-only", base, head], {
     maxBuffer: 64 * 1024 * 1024
@@ -68120,7 +68123,7 @@ function noiseOf(pairs) {
 
 // action/src/pipeline/noise-measured.ts
 var pctUp = (x4) => `${(Math.ceil(x4 * 1e3) / 10).toFixed(1)}%`;
-function noiseFromResult(result, loaded, source4 = "tiperf calibrate: this spec against itself") {
+function noiseFromResult(result, loaded, source4 = "tiperf calibrate: this spec against itself", unmeasured) {
   const spec = loaded.variants?.base.spec ?? loaded.spec;
   const measured = result.cells.filter((c4) => c4.round > 0);
   const blocks = new Set(measured.map((c4) => c4.block ?? 1)).size;
@@ -68142,6 +68145,7 @@ function noiseFromResult(result, loaded, source4 = "tiperf calibrate: this spec 
           instances: Math.max(was?.instances ?? 0, n.instances)
         };
       }
+    for (const m3 of rules) if (!byMetric[m3]) unmeasured?.(w2.name, m3);
     const primary = rules.find((m3) => !costMetric(m3) && byMetric[m3]);
     const figures = (n) => ({
       rounds: pctUp(n.rounds),
