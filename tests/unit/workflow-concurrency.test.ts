@@ -71,6 +71,18 @@ describe("PR workflows: which events cancel a running benchmark", () => {
       assert.equal(evaluate(benchmark.if, docs), false);
       assert.equal(evaluate(benchmark.if, { action: "synchronize", number: 7, runId: 6 }), true);
       assert.equal(evaluate(benchmark.if, { action: "synchronize", number: 7, runId: 6, fork: true }), false);
+      // a fork's commit runs on a maintainer's label: perf-approved, or perf-regression-expected
+      // (which also accepts its regression); no other label runs it
+      for (const [name, runs] of [
+        ["perf-approved", true],
+        ["perf-regression-expected", true],
+        ["documentation", false],
+      ] as const)
+        assert.equal(
+          evaluate(benchmark.if, { action: "labeled", label: { name }, number: 7, runId: 8, fork: true }),
+          runs,
+          name,
+        );
     });
   }
 });
