@@ -2434,6 +2434,8 @@ function historyHtml(r) {
 async function cmdHistory(args) {
   const { values, positionals } = flags("history", args, parseOptions("history"));
   const [action, ...rest] = positionals;
+  if (action !== "add" && action !== "check")
+    throw new InputError(`tiperf history: the action must be add or check (got ${action ?? "nothing"})`);
   const dir = required("history", "dir", values.dir);
   if (action === "add") {
     for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html", "accepted-in"])
@@ -2457,8 +2459,6 @@ async function cmdHistory(args) {
 `);
     return EXIT.ok;
   }
-  if (action !== "check")
-    throw new InputError(`tiperf history: the action must be add or check (got ${action ?? "nothing"})`);
   if (rest.length) throw new InputError(`tiperf history check: unexpected argument ${rest[0]}`);
   for (const f of ["variant", "profile", "commit"])
     if (values[f] !== void 0) throw new InputError(`tiperf history check: --${f} goes with add`);

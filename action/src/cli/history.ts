@@ -21,6 +21,8 @@ import { flags, githubToken, log, onePositional, required } from "./args.ts";
 export async function cmdHistory(args: string[]): Promise<number> {
   const { values, positionals } = flags("history", args, parseOptions("history"));
   const [action, ...rest] = positionals;
+  if (action !== "add" && action !== "check")
+    throw new InputError(`tiperf history: the action must be add or check (got ${action ?? "nothing"})`);
   const dir = required("history", "dir", values.dir);
   if (action === "add") {
     for (const f of ["since", "pvalue", "permutations", "min-segment", "json", "html", "accepted-in"])
@@ -43,8 +45,6 @@ export async function cmdHistory(args: string[]): Promise<number> {
     process.stdout.write(`${written}\n`);
     return EXIT.ok;
   }
-  if (action !== "check")
-    throw new InputError(`tiperf history: the action must be add or check (got ${action ?? "nothing"})`);
   if (rest.length) throw new InputError(`tiperf history check: unexpected argument ${rest[0]}`);
   for (const f of ["variant", "profile", "commit"])
     if (values[f] !== undefined) throw new InputError(`tiperf history check: --${f} goes with add`);
