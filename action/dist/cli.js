@@ -60,7 +60,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-UKFQOKAS.js";
+} from "./chunk-RLG4UZ5P.js";
 import {
   reapLedger
 } from "./chunk-HYTXFBVV.js";

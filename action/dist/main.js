@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-UKFQOKAS.js";
+} from "./chunk-RLG4UZ5P.js";
 import {
   getInput,
   info,

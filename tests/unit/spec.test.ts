@@ -34,6 +34,28 @@ function errorOf(text: string): string {
 }
 
 describe("spec", () => {
+  test("compare.noise of a spec that judges only costs: a workload's metrics alone; throughput's rounds and instances go together", async () => {
+    const { metricNoise } = await import("../../action/src/pipeline/detection.ts");
+    const withNoise = (w: string) =>
+      `${VALID}variants: {base: {}, head: {}}\ncompare: {rounds: 4, noise: {measured: an A/A, workloads: {ps: ${w}}}}\n`;
+    const costs = parseSpec(
+      withNoise("{metrics: {mallocs_per_op: {rounds: 0.2%, instances: 0%}}}"),
+      "w.yaml",
+    );
+    const noise = costs.variants?.compare.noise;
+    assert.ok(noise);
+    assert.deepEqual(metricNoise(noise, "ps", "mallocs_per_op"), { rounds: 0.002, instances: 0 });
+    assert.equal(metricNoise(noise, "ps", "tps"), undefined, "no throughput noise given: none assumed");
+    assert.match(
+      errorOf(withNoise("{rounds: 2%}")),
+      /compare\.noise\.workloads\.ps\.instances: rounds and instances go together/,
+    );
+    assert.match(
+      errorOf(withNoise("{}")),
+      /compare\.noise\.workloads\.ps\.rounds: required, but missing \(or metrics:\)/,
+    );
+  });
+
   test("a valid spec loads with durations in seconds and tolerances as fractions", () => {
     const { spec, hash } = parseSpec(VALID, "w.yaml");
     const w = spec.workloads[0];

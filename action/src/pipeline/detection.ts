@@ -16,7 +16,11 @@ type Noise = NonNullable<NonNullable<LoadedSpec["variants"]>["compare"]["noise"]
  */
 export function metricNoise(noise: Noise, workload: string, metric: string) {
   const w = noise.workloads[workload];
-  return costMetric(metric) ? w?.metrics?.[metric] : (w?.metrics?.[metric] ?? w);
+  const own = w?.metrics?.[metric];
+  if (costMetric(metric) || own) return own;
+  return w?.rounds !== undefined && w.instances !== undefined
+    ? { rounds: w.rounds, instances: w.instances }
+    : undefined;
 }
 
 /** The smallest change each cell detects at PLAN_POWER from compare.noise; refused: noise of a workload the spec lacks. */

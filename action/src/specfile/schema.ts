@@ -196,20 +196,36 @@ export const CompareSchema = z.strictObject({
       measured: z.string().min(1, "must say where and how the noise was measured"),
       workloads: z.record(
         z.string(),
-        z.strictObject({
-          rounds: percent("compare.noise.workloads.*.rounds", 0, 1),
-          instances: noiseInstances,
-          /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
-          metrics: z
-            .record(
-              z.string(),
-              z.strictObject({
-                rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
-                instances: noiseInstances,
-              }),
-            )
-            .optional(),
-        }),
+        z
+          .strictObject({
+            // throughput's (absent where the spec judges only costs per operation)
+            rounds: percent("compare.noise.workloads.*.rounds", 0, 1).optional(),
+            instances: noiseInstances.optional(),
+            /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
+            metrics: z
+              .record(
+                z.string(),
+                z.strictObject({
+                  rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
+                  instances: noiseInstances,
+                }),
+              )
+              .optional(),
+          })
+          .superRefine((w, ctx) => {
+            if ((w.rounds === undefined) !== (w.instances === undefined))
+              ctx.addIssue({
+                code: "custom",
+                path: [w.rounds === undefined ? "rounds" : "instances"],
+                message: "rounds and instances go together (throughput's noise)",
+              });
+            else if (w.rounds === undefined && !w.metrics)
+              ctx.addIssue({
+                code: "custom",
+                path: ["rounds"],
+                message: "required, but missing (or metrics:)",
+              });
+          }),
       ),
     })
     .optional(),

@@ -5934,8 +5934,9 @@ var CompareSchema = external_exports.strictObject({
     workloads: external_exports.record(
       external_exports.string(),
       external_exports.strictObject({
-        rounds: percent("compare.noise.workloads.*.rounds", 0, 1),
-        instances: noiseInstances,
+        // throughput's (absent where the spec judges only costs per operation)
+        rounds: percent("compare.noise.workloads.*.rounds", 0, 1).optional(),
+        instances: noiseInstances.optional(),
         /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
         metrics: external_exports.record(
           external_exports.string(),
@@ -5944,6 +5945,15 @@ var CompareSchema = external_exports.strictObject({
             instances: noiseInstances
           })
         ).optional()
+      }).superRefine((w2, ctx) => {
+        if (w2.rounds === void 0 !== (w2.instances === void 0))
+          ctx.addIssue({
+            code: "custom",
+            path: [w2.rounds === void 0 ? "rounds" : "instances"],
+            message: "rounds and instances go together (throughput's noise)"
+          });
+        else if (w2.rounds === void 0 && !w2.metrics)
+          ctx.addIssue({ code: "custom", path: ["rounds"], message: "required, but missing (or metrics:)" });
       })
     )
   }).optional(),
@@ -6525,7 +6535,9 @@ function lookedJudgement(l) {
 // action/src/pipeline/detection.ts
 function metricNoise(noise, workload, metric) {
   const w2 = noise.workloads[workload];
-  return costMetric(metric) ? w2?.metrics?.[metric] : w2?.metrics?.[metric] ?? w2;
+  const own = w2?.metrics?.[metric];
+  if (costMetric(metric) || own) return own;
+  return w2?.rounds !== void 0 && w2.instances !== void 0 ? { rounds: w2.rounds, instances: w2.instances } : void 0;
 }
 function detectionOf(loaded, looks) {
   const compare3 = loaded.variants?.compare;
