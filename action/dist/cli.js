@@ -60,7 +60,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-RLG4UZ5P.js";
+} from "./chunk-IQFP73NI.js";
 import {
   reapLedger
 } from "./chunk-HYTXFBVV.js";

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-RLG4UZ5P.js";
+} from "./chunk-IQFP73NI.js";
 import {
   getInput,
   info,

@@ -6,26 +6,13 @@ import { cpuList, cpuQuota, parsePercent } from "../targets/local/schema.ts";
 import { TARGET_KINDS, TargetSchema } from "../targets/registry.ts";
 import type { TargetSpec } from "../targets/types.ts";
 import { durationSchema, forwardIssues, parseDuration } from "../yaml/keys.ts";
+import { NoiseSchema, percent } from "./noise-schema.ts";
 
 export { parseDuration };
 
 const NAME = /^[a-z][a-z0-9_-]{0,62}$/;
 
 const duration = durationSchema;
-
-/** A share as a percentage ("5%" → 0.05), within (min, max]. */
-const percent = (what: string, min: number, max: number) =>
-  z.string({ error: `${what} must be a percentage like 5% (a number followed by %)` }).transform((v, ctx) => {
-    const f = parsePercent(v);
-    if (f === undefined || f <= min || f > max) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${what} must be a percentage like "5%" in (${min * 100}%, ${max * 100}%] (got ${JSON.stringify(v)})`,
-      });
-      return z.NEVER;
-    }
-    return f;
-  });
 
 /** Keys every workload has, whatever its load tool. */
 const COMMON_KEYS = ["name", "threads", "duration", "warmup"] as const;
@@ -121,11 +108,6 @@ export const MetricRuleSchema = z.strictObject({
 export const COMPARE_ORDERS = ["auto", "interleaved", "duet"] as const;
 export const INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"] as const;
 
-/** A pair's steady gap in A/A runs: a percentage, or 0% where instances showed none. */
-const noiseInstances = z
-  .union([z.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)])
-  .transform((v) => (v === "0%" ? 0 : v));
-
 export const CompareSchema = z.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
   rounds: z
@@ -185,50 +167,8 @@ export const CompareSchema = z.strictObject({
    * compares them all.
    */
   control: z.string().optional(),
-  /**
-   * The noise these cells showed on this kind of runner in A/A runs of real servers, per workload:
-   * the standard deviation of log(head/base) of one round within an instance pair (`rounds`) and
-   * of a pair's steady gap (`instances`), and where it was measured. `tiperf plan` states from it
-   * the smallest change each cell detects at 90% power with this design; a run measures its own.
-   */
-  noise: z
-    .strictObject({
-      measured: z.string().min(1, "must say where and how the noise was measured"),
-      workloads: z.record(
-        z.string(),
-        z
-          .strictObject({
-            // throughput's (absent where the spec judges only costs per operation)
-            rounds: percent("compare.noise.workloads.*.rounds", 0, 1).optional(),
-            instances: noiseInstances.optional(),
-            /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
-            metrics: z
-              .record(
-                z.string(),
-                z.strictObject({
-                  rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
-                  instances: noiseInstances,
-                }),
-              )
-              .optional(),
-          })
-          .superRefine((w, ctx) => {
-            if ((w.rounds === undefined) !== (w.instances === undefined))
-              ctx.addIssue({
-                code: "custom",
-                path: [w.rounds === undefined ? "rounds" : "instances"],
-                message: "rounds and instances go together (throughput's noise)",
-              });
-            else if (w.rounds === undefined && !w.metrics)
-              ctx.addIssue({
-                code: "custom",
-                path: ["rounds"],
-                message: "required, but missing (or metrics:)",
-              });
-          }),
-      ),
-    })
-    .optional(),
+  /** The noise these cells showed in A/A runs (noise-schema.ts). */
+  noise: NoiseSchema.optional(),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: z.number().int().nonnegative().optional(),
   /**

@@ -5781,9 +5781,7 @@ import { existsSync as existsSync3 } from "node:fs";
 import { createHash } from "node:crypto";
 import { readFile as readFile2 } from "node:fs/promises";
 
-// action/src/specfile/schema.ts
-var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
-var duration2 = durationSchema;
+// action/src/specfile/noise-schema.ts
 var percent = (what, min4, max4) => external_exports.string({ error: `${what} must be a percentage like 5% (a number followed by %)` }).transform((v, ctx) => {
   const f = parsePercent(v);
   if (f === void 0 || f <= min4 || f > max4) {
@@ -5795,6 +5793,43 @@ var percent = (what, min4, max4) => external_exports.string({ error: `${what} mu
   }
   return f;
 });
+var noiseInstances = external_exports.union([external_exports.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)]).transform((v) => v === "0%" ? 0 : v);
+var NoiseSchema = external_exports.strictObject({
+  measured: external_exports.string().min(1, "must say where and how the noise was measured"),
+  workloads: external_exports.record(
+    external_exports.string(),
+    external_exports.strictObject({
+      // throughput's (absent where the spec judges only costs per operation)
+      rounds: percent("compare.noise.workloads.*.rounds", 0, 1).optional(),
+      instances: noiseInstances.optional(),
+      /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
+      metrics: external_exports.record(
+        external_exports.string(),
+        external_exports.strictObject({
+          rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
+          instances: noiseInstances
+        })
+      ).optional()
+    }).superRefine((w2, ctx) => {
+      if (w2.rounds === void 0 !== (w2.instances === void 0))
+        ctx.addIssue({
+          code: "custom",
+          path: [w2.rounds === void 0 ? "rounds" : "instances"],
+          message: "rounds and instances go together (throughput's noise)"
+        });
+      else if (w2.rounds === void 0 && !w2.metrics)
+        ctx.addIssue({
+          code: "custom",
+          path: ["rounds"],
+          message: "required, but missing (or metrics:)"
+        });
+    })
+  )
+});
+
+// action/src/specfile/schema.ts
+var NAME = /^[a-z][a-z0-9_-]{0,62}$/;
+var duration2 = durationSchema;
 var COMMON_KEYS = ["name", "threads", "duration", "warmup"];
 var CommonWorkloadSchema = external_exports.object({
   name: external_exports.string().regex(NAME, "must be lower-case letters, digits, _ or - (starting with a letter)"),
@@ -5869,7 +5904,6 @@ var MetricRuleSchema = external_exports.strictObject({
 });
 var COMPARE_ORDERS = ["auto", "interleaved", "duet"];
 var INCONCLUSIVE_POLICIES = ["fail", "warn", "pass"];
-var noiseInstances = external_exports.union([external_exports.literal("0%"), percent("compare.noise.workloads.*.instances", 0, 1)]).transform((v) => v === "0%" ? 0 : v);
 var CompareSchema = external_exports.strictObject({
   /** Rounds each variant runs every cell (the minimum, when max_rounds allows early stopping). */
   rounds: external_exports.number().int().min(2, "needs at least 2 rounds: one round gives no estimate of the noise").default(6),
@@ -5923,40 +5957,8 @@ var CompareSchema = external_exports.strictObject({
    * compares them all.
    */
   control: external_exports.string().optional(),
-  /**
-   * The noise these cells showed on this kind of runner in A/A runs of real servers, per workload:
-   * the standard deviation of log(head/base) of one round within an instance pair (`rounds`) and
-   * of a pair's steady gap (`instances`), and where it was measured. `tiperf plan` states from it
-   * the smallest change each cell detects at 90% power with this design; a run measures its own.
-   */
-  noise: external_exports.strictObject({
-    measured: external_exports.string().min(1, "must say where and how the noise was measured"),
-    workloads: external_exports.record(
-      external_exports.string(),
-      external_exports.strictObject({
-        // throughput's (absent where the spec judges only costs per operation)
-        rounds: percent("compare.noise.workloads.*.rounds", 0, 1).optional(),
-        instances: noiseInstances.optional(),
-        /** The same of other metrics (a cost per operation: cpu_ms_per_op), by name; rounds/instances above are throughput's. */
-        metrics: external_exports.record(
-          external_exports.string(),
-          external_exports.strictObject({
-            rounds: percent("compare.noise.workloads.*.metrics.*.rounds", 0, 1),
-            instances: noiseInstances
-          })
-        ).optional()
-      }).superRefine((w2, ctx) => {
-        if (w2.rounds === void 0 !== (w2.instances === void 0))
-          ctx.addIssue({
-            code: "custom",
-            path: [w2.rounds === void 0 ? "rounds" : "instances"],
-            message: "rounds and instances go together (throughput's noise)"
-          });
-        else if (w2.rounds === void 0 && !w2.metrics)
-          ctx.addIssue({ code: "custom", path: ["rounds"], message: "required, but missing (or metrics:)" });
-      })
-    )
-  }).optional(),
+  /** The noise these cells showed in A/A runs (noise-schema.ts). */
+  noise: NoiseSchema.optional(),
   /** Seed of the interleaving order (recorded in the verdict, so a run can be replayed). */
   seed: external_exports.number().int().nonnegative().optional(),
   /**
@@ -15535,14 +15537,14 @@ function identity3(x4) {
 var map = Array.prototype.map;
 var prefixes = ["y", "z", "a", "f", "p", "n", "\xB5", "m", "", "k", "M", "G", "T", "P", "E", "Z", "Y"];
 function formatLocale(locale4) {
-  var group2 = locale4.grouping === void 0 || locale4.thousands === void 0 ? identity3 : formatGroup(map.call(locale4.grouping, Number), locale4.thousands + ""), currencyPrefix = locale4.currency === void 0 ? "" : locale4.currency[0] + "", currencySuffix = locale4.currency === void 0 ? "" : locale4.currency[1] + "", decimal = locale4.decimal === void 0 ? "." : locale4.decimal + "", numerals = locale4.numerals === void 0 ? identity3 : formatNumerals(map.call(locale4.numerals, String)), percent2 = locale4.percent === void 0 ? "%" : locale4.percent + "", minus = locale4.minus === void 0 ? "\u2212" : locale4.minus + "", nan = locale4.nan === void 0 ? "NaN" : locale4.nan + "";
+  var group2 = locale4.grouping === void 0 || locale4.thousands === void 0 ? identity3 : formatGroup(map.call(locale4.grouping, Number), locale4.thousands + ""), currencyPrefix = locale4.currency === void 0 ? "" : locale4.currency[0] + "", currencySuffix = locale4.currency === void 0 ? "" : locale4.currency[1] + "", decimal = locale4.decimal === void 0 ? "." : locale4.decimal + "", numerals = locale4.numerals === void 0 ? identity3 : formatNumerals(map.call(locale4.numerals, String)), percent3 = locale4.percent === void 0 ? "%" : locale4.percent + "", minus = locale4.minus === void 0 ? "\u2212" : locale4.minus + "", nan = locale4.nan === void 0 ? "NaN" : locale4.nan + "";
   function newFormat(specifier, options) {
     specifier = formatSpecifier(specifier);
     var fill2 = specifier.fill, align2 = specifier.align, sign3 = specifier.sign, symbol2 = specifier.symbol, zero7 = specifier.zero, width2 = specifier.width, comma = specifier.comma, precision = specifier.precision, trim = specifier.trim, type3 = specifier.type;
     if (type3 === "n") comma = true, type3 = "g";
     else if (!formatTypes[type3]) precision === void 0 && (precision = 12), trim = true, type3 = "g";
     if (zero7 || fill2 === "0" && align2 === "=") zero7 = true, fill2 = "0", align2 = "=";
-    var prefix = (options && options.prefix !== void 0 ? options.prefix : "") + (symbol2 === "$" ? currencyPrefix : symbol2 === "#" && /[boxX]/.test(type3) ? "0" + type3.toLowerCase() : ""), suffix = (symbol2 === "$" ? currencySuffix : /[%p]/.test(type3) ? percent2 : "") + (options && options.suffix !== void 0 ? options.suffix : "");
+    var prefix = (options && options.prefix !== void 0 ? options.prefix : "") + (symbol2 === "$" ? currencyPrefix : symbol2 === "#" && /[boxX]/.test(type3) ? "0" + type3.toLowerCase() : ""), suffix = (symbol2 === "$" ? currencySuffix : /[%p]/.test(type3) ? percent3 : "") + (options && options.suffix !== void 0 ? options.suffix : "");
     var formatType = formatTypes[type3], maybeSuffix = /[defgprs%]/.test(type3);
     precision = precision === void 0 ? 6 : /[gprs]/.test(type3) ? Math.max(1, Math.min(21, precision)) : Math.max(0, Math.min(20, precision));
     function format5(value4) {
