@@ -2562,7 +2562,7 @@ compare: { order: auto, rounds: 8, blocks: 4, budget: 60m }
 `;
 }
 function sourceSpec(root, name) {
-  const text = read(root, `workloads/tidb-source-${name}.yaml`).replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll(/--spec workloads\/tidb-source-(pr|count)\.yaml/g, "--spec .github/tiperf/source-$1.yaml").replaceAll("workloads/tidb-source-pr.yaml", ".github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
+  const text = read(root, `workloads/tidb-source-${name}.yaml`).replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml").replaceAll(/--spec workloads\/tidb-source-(pr|count)\.yaml/g, "--spec .github/tiperf/source-$1.yaml").replaceAll("workloads/tidb-source-pr.yaml", ".github/tiperf/source-pr.yaml").replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml").replaceAll(/(^|[\s(,;])(bench|docs)\//gm, "$1tiperf's $2/");
   return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}
 ${text}`;
 }

@@ -77,7 +77,9 @@ function sourceSpec(root: string, name: "pr" | "count"): string {
     .replace("profile: infra/profiles/local.yaml", "profile: .github/tiperf/local.yaml")
     .replaceAll(/--spec workloads\/tidb-source-(pr|count)\.yaml/g, "--spec .github/tiperf/source-$1.yaml")
     .replaceAll("workloads/tidb-source-pr.yaml", ".github/tiperf/source-pr.yaml")
-    .replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml");
+    .replaceAll("action/examples/tidb-source-pr.yml", ".github/workflows/tidb-source-pr.yml")
+    // the measurements and docs it cites are tiperf's, not the TiDB repository's
+    .replaceAll(/(^|[\s(,;])(bench|docs)\//gm, "$1tiperf's $2/");
   return `# yaml-language-server: $schema=${SPEC_SCHEMA_URL}\n${text}`;
 }
 
