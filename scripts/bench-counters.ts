@@ -1,6 +1,6 @@
 // What the counter list says on real comparisons, and how often it would list something by chance:
 // for each result.json of a compare run (kept from a real run of tiperf compare), the counters that
-// moved (compare/counters.ts) over all its blocks, then the same judged on draws of a subset of the
+// moved (compare/what-moved.ts) over all its blocks, then the same judged on draws of a subset of the
 // blocks: how many draws listed anything (in an A/A, every listing is a false one), and, with
 // --inject COUNTER=PCT, how many listed that counter after its head growth was raised by PCT (the
 // power at that change). Per cell, the per-round noise (sd of log(head/base)) of the counters the
@@ -13,11 +13,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { gunzipSync } from "node:zlib";
-import { type CounterReport, whatMoved } from "../action/src/compare/counters.ts";
 import { judgeFamily, storedSpec } from "../action/src/compare/judge-results.ts";
 import { mean, rng, stddev } from "../action/src/compare/stats.ts";
+import { type CounterReport, whatMoved } from "../action/src/compare/what-moved.ts";
 import { costMetric } from "../action/src/observe/cost.ts";
-import { parseSelector, selects } from "../action/src/observe/counters.ts";
+import { parseSelector, selects } from "../action/src/observe/server-counters.ts";
 import type { Cell, Result } from "../action/src/result/model.ts";
 import { drawBlocks, wilson } from "./bench-common.ts";
 

@@ -60,10 +60,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IQFP73NI.js";
+} from "./chunk-REQMBKYB.js";
 import {
   reapLedger
-} from "./chunk-HYTXFBVV.js";
+} from "./chunk-5JT4AYL6.js";
 import {
   EXPIRES,
   KubeClient,
@@ -80,7 +80,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-SY22T52C.js";
+} from "./chunk-FJVSOIOH.js";
 import {
   CLOUDS,
   Interrupted,

@@ -20,7 +20,7 @@ import {
   readFirstVerdict,
   runAgainstBaseline,
   runSpec
-} from "./chunk-IQFP73NI.js";
+} from "./chunk-REQMBKYB.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-SY22T52C.js";
+} from "./chunk-FJVSOIOH.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-HYTXFBVV.js";
+} from "./chunk-5JT4AYL6.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-SY22T52C.js";
+import "./chunk-FJVSOIOH.js";
 import {
   ledgerDir
 } from "./chunk-IT3EAII6.js";

@@ -5,9 +5,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { pooledBackground, withPooledBackground } from "../../action/src/compare/background.ts";
-import { whatMoved } from "../../action/src/compare/counters.ts";
 import { alphaPerCell } from "../../action/src/compare/judge-results.ts";
 import { judgeCell, pairedSamples } from "../../action/src/compare/samples.ts";
+import { whatMoved } from "../../action/src/compare/what-moved.ts";
 import { costOf } from "../../action/src/observe/cost.ts";
 import type { Cell, Result } from "../../action/src/result/model.ts";
 import { sampleResult } from "../helpers/sample.ts";

@@ -1,14 +1,14 @@
-// Every counter a server keeps (observe/counters.ts, the kinds' counters.ts) read from real
-// outputs, and what the server did differently (compare/counters.ts): the counters that moved
+// Every counter a server keeps (observe/server-counters.ts, the kinds' counters.ts) read from real
+// outputs, and what the server did differently (compare/what-moved.ts): the counters that moved
 // per operation, background work per second, nothing in an A/A.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
-import { CLOCK_SHARE, followsClock, whatMoved } from "../../action/src/compare/counters.ts";
 import { overallVerdict } from "../../action/src/compare/judge.ts";
 import { judgeCell, pairedSamples } from "../../action/src/compare/samples.ts";
 import { VerdictSchema } from "../../action/src/compare/verdict.ts";
+import { CLOCK_SHARE, followsClock, whatMoved } from "../../action/src/compare/what-moved.ts";
 import { costMetric, costOf, goServerCounters } from "../../action/src/observe/cost.ts";
 import {
   counterGroup,
@@ -16,7 +16,7 @@ import {
   parseSelector,
   promCounters,
   selectedTotal,
-} from "../../action/src/observe/counters.ts";
+} from "../../action/src/observe/server-counters.ts";
 import { commentMarkdown } from "../../action/src/report/comment.ts";
 import { verdictHtml } from "../../action/src/report/html.ts";
 import type { Cell, Result } from "../../action/src/result/model.ts";

@@ -8,7 +8,7 @@ import { after, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { connectionArgs } from "../../action/src/drivers/sysbench/index.ts";
 import { goServerCounters } from "../../action/src/observe/cost.ts";
-import { promCounters } from "../../action/src/observe/counters.ts";
+import { promCounters } from "../../action/src/observe/server-counters.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import { addSecret, maskArgs, maskSecrets } from "../../action/src/proc/secrets.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";

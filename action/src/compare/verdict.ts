@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { CostSchema, HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
 import { readModel } from "../result/store.ts";
-import { CounterReportSchema } from "./counters.ts";
 import { CELL_VERDICTS } from "./judge.ts";
 import { ReadingSchema } from "./reading.ts";
+import { CounterReportSchema } from "./what-moved.ts";
 
 /**
  * The verdict file (`--json`): what `compare`/`diff` decided and everything a report needs to show
@@ -266,7 +266,7 @@ export const VerdictSchema = z.strictObject({
    */
   readings: z.array(ReadingSchema).optional(),
   /**
-   * What the servers did differently (compare/counters.ts): every counter they keep, per operation
+   * What the servers did differently (compare/what-moved.ts): every counter they keep, per operation
    * or per second, the ones that moved beyond their noise.
    */
   counters: CounterReportSchema.optional(),

@@ -5,8 +5,8 @@
 // per operation; on a noisy machine only the first factor is noisy, so a cost per operation sees
 // changes that throughput's noise hides.
 import { parents, procStat, treeOf } from "../proc/process.ts";
-import { type CounterName, isServerCounter, parseSelector, selectedTotal } from "./counters.ts";
 import { clockTicks } from "./procfs.ts";
+import { type CounterName, isServerCounter, parseSelector, selectedTotal } from "./server-counters.ts";
 
 /** A target's counters at one moment: counter name → running total (never reset while it runs). */
 export interface CounterReading {
@@ -26,7 +26,7 @@ export interface CostMetric {
   unit: string;
   label: string;
   /**
-   * A metric of counters read whole from the servers (observe/counters.ts): the sum of the series
+   * A metric of counters read whole from the servers (observe/server-counters.ts): the sum of the series
    * these selectors name (one per kind of server that has it); `counter` is then its display name.
    */
   selects?: readonly string[];
@@ -140,7 +140,7 @@ export const COMPONENTS = ["tidb", "tikv", "pd"] as const;
 
 /**
  * A cost metric by name: the named ones, component ones (tikv_cpu_ms_per_op), and any server
- * counter per operation (`tidb_executor_statement_total{type="Select"}/op`, observe/counters.ts
+ * counter per operation (`tidb_executor_statement_total{type="Select"}/op`, observe/server-counters.ts
  * parseSelector); undefined when unknown.
  */
 export function costMetric(name: string): (CostMetric & { component?: string }) | undefined {
@@ -174,7 +174,7 @@ export interface CostRecord {
   ops: number;
   /**
    * Each counter's growth over the window, before the idle share was taken off; a server counter
-   * read whole (observe/counters.ts) only where it grew.
+   * read whole (observe/server-counters.ts) only where it grew.
    */
   counters: Record<string, number>;
   /** The idle server's growth per second of each counter, taken off (× window_s) before dividing. */

@@ -2,7 +2,6 @@
 // ran say, as the verdict file (compare/verdict.ts) has it. compareSpec measures; this decides
 // and explains.
 
-import { whatMoved } from "../compare/counters.ts";
 import { INSTANCE_GAP_SD, singlePairNote } from "../compare/design.ts";
 import { cpuQuotaOf, quotaEffects, settingEffects, unshownEffects, withEffects } from "../compare/effects.ts";
 import { overallVerdict } from "../compare/judge.ts";
@@ -10,6 +9,7 @@ import type { judgeFamily } from "../compare/judge-results.ts";
 import { lookSpendingText } from "../compare/looks.ts";
 import { readings } from "../compare/reading.ts";
 import type { CellProfile, ProfileDiffEntry, Verdict } from "../compare/verdict.ts";
+import { whatMoved } from "../compare/what-moved.ts";
 import { EXIT } from "../errors.ts";
 import { evidenceField, evidenceOf } from "../observe/hints.ts";
 import { ciText, pct } from "../report/rows.ts";

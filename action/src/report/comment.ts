@@ -1,6 +1,5 @@
 import type { Verdict } from "../compare/verdict.ts";
 import { acceptedMarker } from "./accepted-marker.ts";
-import { countersMarkdown } from "./counters.ts";
 import { EVIDENCE_TEXT, evidenceMarkdown, profileDiffMarkdown, profileMarkdown } from "./evidence.ts";
 import { acceptedLine, adoptionLines, failLine } from "./headlines.ts";
 import { matrixCharts, matrixTable, variantWorkloads } from "./matrix.ts";
@@ -25,6 +24,7 @@ import {
   warningLines,
   workloadRows,
 } from "./rows.ts";
+import { countersMarkdown } from "./what-moved.ts";
 
 /** GitHub refuses issue comments longer than this many characters. */
 export const COMMENT_LIMIT = 65_536;

@@ -5,7 +5,6 @@ import { WriteError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import type { Result } from "../result/model.ts";
 import { type Chart, chartSvg, svgPng, verdictCharts } from "./charts.ts";
-import { countersHtml } from "./counters.ts";
 import { EVIDENCE_TEXT, HINT_MARK, useText } from "./evidence.ts";
 import {
   CELL_MARK,
@@ -26,6 +25,7 @@ import {
   workloadRows,
 } from "./rows.ts";
 import { secondCharts } from "./seconds.ts";
+import { countersHtml } from "./what-moved.ts";
 
 /** Text as HTML: &, <, >, " and ' escaped. */
 export const esc = (s: string | number) =>

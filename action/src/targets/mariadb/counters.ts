@@ -2,7 +2,7 @@
 // (handler_reads: Handler_read_* summed; Innodb_buffer_pool_read_requests), and every other
 // monotonic status variable as `mariadb:<Variable_name>` (Com_select, Sort_rows,
 // Created_tmp_tables, Select_scan …) for the list of what the server did differently.
-import { counterKey } from "../../observe/counters.ts";
+import { counterKey } from "../../observe/server-counters.ts";
 
 /** The SQL that reads MariaDB's counters (batch output: name TAB value). */
 export const MARIADB_COUNTERS_SQL = "SHOW GLOBAL STATUS";

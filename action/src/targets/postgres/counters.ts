@@ -3,7 +3,7 @@
 // when the extension is loaded there. The named ones the cost metrics divide (tup_returned,
 // tup_fetched, blks_hit) and every counter as `postgres:<view>.<column>{…}` for the list of what
 // the server did differently.
-import { counterKey } from "../../observe/counters.ts";
+import { counterKey } from "../../observe/server-counters.ts";
 
 const NUMBER = "'^-?[0-9]+(\\.[0-9]+)?$'";
 

@@ -10,7 +10,7 @@ import { link, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { join } from "node:path";
 import { InputError } from "../../errors.ts";
 import { COUNTERS_TIMEOUT_MS } from "../../observe/cost.ts";
-import { counterKey, seriesKey } from "../../observe/counters.ts";
+import { counterKey, seriesKey } from "../../observe/server-counters.ts";
 import { runCommand } from "../../proc/process.ts";
 import { getBytes } from "./status-api.ts";
 

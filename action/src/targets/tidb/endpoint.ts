@@ -2,7 +2,7 @@
 // ask of it. Anything that needs a deployment (a version or build, server configs, topology, CPU
 // limits) is refused with the reason; the run's own tables are analyzed after the load.
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
-import { promCounters } from "../../observe/counters.ts";
+import { promCounters } from "../../observe/server-counters.ts";
 import { variantAt } from "../../yaml/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
 import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";

@@ -4,7 +4,7 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
-import { promCounters } from "../../observe/counters.ts";
+import { promCounters } from "../../observe/server-counters.ts";
 import type { RemoteHost } from "../../proc/ssh.ts";
 import type { CpuProfile } from "../types.ts";
 import { codeProfile } from "./code-profile.ts";
@@ -78,7 +78,7 @@ export async function cpuProfiles(
 /**
  * The counters of every TiDB, TiKV and PD server (their status ports' /metrics): CPU seconds per
  * component (cpu_s.tikv …) and in all (cpu_s), tidb-server's Go heap allocations, mallocs and
- * GC cycles, and every counter each server exports as `<role>:<series>` (observe/counters.ts;
+ * GC cycles, and every counter each server exports as `<role>:<series>` (observe/server-counters.ts;
  * summed over the servers of one role). A server that does not answer is left out of this
  * reading (its counters then give no cost for the cell: a counter must be in both readings).
  */

@@ -1,7 +1,8 @@
-// "What the server did differently": the counters that moved (compare/counters.ts) as the comment
+// "What the server did differently": the counters that moved (compare/what-moved.ts) as the comment
 // shows them (a few lines per cell, regressed cells first) and as report.html shows them (all).
-import type { CounterChange, CounterReport } from "../compare/counters.ts";
+
 import type { Verdict } from "../compare/verdict.ts";
+import type { CounterChange, CounterReport } from "../compare/what-moved.ts";
 import { ciText, pct } from "./rows.ts";
 
 /** Counters shown per cell in the comment; the rest are in report.html. */

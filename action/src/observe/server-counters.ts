@@ -3,7 +3,7 @@
 // PostgreSQL's pg_stat_* views. Each counter is kept under one key, `<component>:<series>`
 // (`tidb:tidb_executor_statement_total{db="",type="Select"}`, `mariadb:Handler_read_key`), beside
 // the few named counters the cost metrics divide (cpu_s, alloc_bytes …, keys without a colon).
-// compare/counters.ts then asks which of them the two sides did differently per operation.
+// compare/what-moved.ts then asks which of them the two sides did differently per operation.
 
 /** The key of one counter of one component: `<component>:<series>`. */
 export function counterKey(component: string, series: string): string {

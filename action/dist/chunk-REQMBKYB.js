@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-SY22T52C.js";
+} from "./chunk-FJVSOIOH.js";
 import {
   record,
   sshArgs
@@ -8120,7 +8120,7 @@ function buildField(loaded, variant) {
   return build ? { build } : {};
 }
 
-// action/src/compare/counters.ts
+// action/src/compare/what-moved.ts
 var COUNTER_CONFIDENCE = 0.99;
 var COUNTER_FLOOR = 0.01;
 var CLOCK_SHARE = 0.5;
@@ -8132,7 +8132,7 @@ var CounterChangeSchema = external_exports.strictObject({
   threads: external_exports.number().int(),
   /** The counter's key: `<component>:<series>` (tidb:go_memstats_mallocs_total). */
   counter: external_exports.string(),
-  /** What it counts (observe/counters.ts COUNTER_GROUPS). */
+  /** What it counts (observe/server-counters.ts COUNTER_GROUPS). */
   group: external_exports.string(),
   /** op: it follows the operations, judged per operation; s: it follows the clock (background), per second. */
   per: external_exports.enum(["op", "s"]),
@@ -8550,7 +8550,7 @@ var VerdictSchema = external_exports.strictObject({
    */
   readings: external_exports.array(ReadingSchema).optional(),
   /**
-   * What the servers did differently (compare/counters.ts): every counter they keep, per operation
+   * What the servers did differently (compare/what-moved.ts): every counter they keep, per operation
    * or per second, the ones that moved beyond their noise.
    */
   counters: CounterReportSchema.optional(),
@@ -8596,69 +8596,6 @@ function acceptedRecord(body) {
   } catch {
     return void 0;
   }
-}
-
-// action/src/report/counters.ts
-var COMMENT_COUNTERS = 6;
-var perValue = (x4, per) => `${x4 === 0 ? "0" : Math.abs(x4) >= 1e3 ? x4.toFixed(0) : x4.toPrecision(4)}/${per}`;
-var changeText = (c4) => c4.only ? `only ${c4.only} counted it` : `${pct3(c4.change)} ${ciText(c4)}${c4.judged ? ", judged" : ""}`;
-var cellKey = (c4) => `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
-var cellName = (c4, multi) => `${multi && c4.variant ? `${c4.variant}: ` : ""}${c4.workload} threads=${c4.threads}`;
-function byCell(v, changes) {
-  const groups2 = /* @__PURE__ */ new Map();
-  for (const c4 of changes) groups2.set(cellKey(c4), [...groups2.get(cellKey(c4)) ?? [], c4]);
-  const regressed = new Set(v.cells.filter((c4) => c4.verdict === "regression").map(cellKey));
-  return [...groups2.entries()].sort(([a4], [b10]) => Number(regressed.has(b10)) - Number(regressed.has(a4))).map(([, cs]) => cs);
-}
-function countersMethod(r) {
-  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested; per operation net of each variant's background (its idle servers' rate, and a reading's own cost). Marked "judged": a cost metric the spec judges, listed whenever the verdict's interval at its confidence per cell leaves out zero. The rest are not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
-}
-function countersMarkdown(v, r, md3) {
-  if (!r.moved.length && !r.background.length) return [];
-  const multi = Boolean(v.variants && v.variants.length > 1);
-  const out = ["#### \u{1F52C} What the server did differently", ""];
-  for (const cell2 of byCell(v, r.moved)) {
-    const first = cell2[0];
-    out.push(
-      `**${md3(cellName(first, multi))}**: ${cell2.length} counter(s) per operation moved`,
-      "",
-      `| counter | counts | ${md3(v.base.variant)} | ${md3(v.head.variant)} | \u0394% (interval) |`,
-      "|---|---|---:|---:|---|"
-    );
-    for (const c4 of cell2.slice(0, COMMENT_COUNTERS))
-      out.push(
-        `| \`${md3(c4.counter)}\` | ${md3(c4.group)} | ${perValue(c4.base, c4.per)} | ${perValue(c4.head, c4.per)} | ${md3(changeText(c4))} |`
-      );
-    if (cell2.length > COMMENT_COUNTERS)
-      out.push("", `<sub>${cell2.length - COMMENT_COUNTERS} more in report.html</sub>`);
-    out.push("");
-  }
-  if (r.background.length) {
-    const shown = r.background.slice(0, 3).map((c4) => `\`${md3(c4.counter)}\` ${md3(changeText(c4))}`);
-    out.push(
-      `\u23F1\uFE0F Background work (follows the clock, shown per second, never read per operation): ${r.background.length} counter(s) moved, e.g. ${shown.join("; ")}`,
-      ""
-    );
-  }
-  out.push(`<sub>${md3(countersMethod(r))}</sub>`, "");
-  return out;
-}
-function countersHtml(v, r, esc2) {
-  const multi = Boolean(v.variants && v.variants.length > 1);
-  const table3 = (title2, id2, changes) => [
-    `<h3 id="${id2}">${esc2(title2)}</h3>`,
-    changes.length ? '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">counts</th><th class="l">counter</th><th>base</th><th>head</th><th class="l">\u0394% (interval)</th></tr></thead><tbody>' : "<p>None.</p>",
-    ...byCell(v, changes).flat().map(
-      (c4) => `<tr><td class="l">${esc2(cellName(c4, multi))}</td><td class="l">${esc2(c4.group)}</td><td class="l"><code>${esc2(c4.counter)}</code></td><td>${esc2(perValue(c4.base, c4.per))}</td><td>${esc2(perValue(c4.head, c4.per))}</td><td class="l">${esc2(changeText(c4))}</td></tr>`
-    ),
-    ...changes.length ? ["</tbody></table>"] : []
-  ];
-  return [
-    '<h2 id="counters">What the server did differently</h2>',
-    `<p class="method">${esc2(countersMethod(r))}</p>`,
-    ...table3("Per operation", "counters-per-op", r.moved),
-    ...table3("Background work, per second (never read per operation)", "counters-per-s", r.background)
-  ];
 }
 
 // action/src/report/headlines.ts
@@ -8847,6 +8784,69 @@ function matrixCharts(w2, md3) {
     if (chart) out.push(...chart);
   }
   return out;
+}
+
+// action/src/report/what-moved.ts
+var COMMENT_COUNTERS = 6;
+var perValue = (x4, per) => `${x4 === 0 ? "0" : Math.abs(x4) >= 1e3 ? x4.toFixed(0) : x4.toPrecision(4)}/${per}`;
+var changeText = (c4) => c4.only ? `only ${c4.only} counted it` : `${pct3(c4.change)} ${ciText(c4)}${c4.judged ? ", judged" : ""}`;
+var cellKey = (c4) => `${c4.variant ?? ""}\0${c4.workload}\0${c4.threads}`;
+var cellName = (c4, multi) => `${multi && c4.variant ? `${c4.variant}: ` : ""}${c4.workload} threads=${c4.threads}`;
+function byCell(v, changes) {
+  const groups2 = /* @__PURE__ */ new Map();
+  for (const c4 of changes) groups2.set(cellKey(c4), [...groups2.get(cellKey(c4)) ?? [], c4]);
+  const regressed = new Set(v.cells.filter((c4) => c4.verdict === "regression").map(cellKey));
+  return [...groups2.entries()].sort(([a4], [b10]) => Number(regressed.has(b10)) - Number(regressed.has(a4))).map(([, cs]) => cs);
+}
+function countersMethod(r) {
+  return `Every counter the servers keep, read at the edges of each measured window: per operation the load tool counted where it follows the operations, per second where it follows the clock (idle servers grew it, or it did not rise with the operations' rate across rounds). Listed: a change of at least ${(r.floor * 100).toFixed(1)}% whose interval, paired like the verdict's, excludes zero at ${Math.round(r.confidence * 100)}% familywise confidence over all ${r.tested} counters tested; per operation net of each variant's background (its idle servers' rate, and a reading's own cost). Marked "judged": a cost metric the spec judges, listed whenever the verdict's interval at its confidence per cell leaves out zero. The rest are not judged: a spec judges a counter by naming it under metrics ("<counter>/op").`;
+}
+function countersMarkdown(v, r, md3) {
+  if (!r.moved.length && !r.background.length) return [];
+  const multi = Boolean(v.variants && v.variants.length > 1);
+  const out = ["#### \u{1F52C} What the server did differently", ""];
+  for (const cell2 of byCell(v, r.moved)) {
+    const first = cell2[0];
+    out.push(
+      `**${md3(cellName(first, multi))}**: ${cell2.length} counter(s) per operation moved`,
+      "",
+      `| counter | counts | ${md3(v.base.variant)} | ${md3(v.head.variant)} | \u0394% (interval) |`,
+      "|---|---|---:|---:|---|"
+    );
+    for (const c4 of cell2.slice(0, COMMENT_COUNTERS))
+      out.push(
+        `| \`${md3(c4.counter)}\` | ${md3(c4.group)} | ${perValue(c4.base, c4.per)} | ${perValue(c4.head, c4.per)} | ${md3(changeText(c4))} |`
+      );
+    if (cell2.length > COMMENT_COUNTERS)
+      out.push("", `<sub>${cell2.length - COMMENT_COUNTERS} more in report.html</sub>`);
+    out.push("");
+  }
+  if (r.background.length) {
+    const shown = r.background.slice(0, 3).map((c4) => `\`${md3(c4.counter)}\` ${md3(changeText(c4))}`);
+    out.push(
+      `\u23F1\uFE0F Background work (follows the clock, shown per second, never read per operation): ${r.background.length} counter(s) moved, e.g. ${shown.join("; ")}`,
+      ""
+    );
+  }
+  out.push(`<sub>${md3(countersMethod(r))}</sub>`, "");
+  return out;
+}
+function countersHtml(v, r, esc2) {
+  const multi = Boolean(v.variants && v.variants.length > 1);
+  const table3 = (title2, id2, changes) => [
+    `<h3 id="${id2}">${esc2(title2)}</h3>`,
+    changes.length ? '<table class="evidence"><thead><tr><th class="l">cell</th><th class="l">counts</th><th class="l">counter</th><th>base</th><th>head</th><th class="l">\u0394% (interval)</th></tr></thead><tbody>' : "<p>None.</p>",
+    ...byCell(v, changes).flat().map(
+      (c4) => `<tr><td class="l">${esc2(cellName(c4, multi))}</td><td class="l">${esc2(c4.group)}</td><td class="l"><code>${esc2(c4.counter)}</code></td><td>${esc2(perValue(c4.base, c4.per))}</td><td>${esc2(perValue(c4.head, c4.per))}</td><td class="l">${esc2(changeText(c4))}</td></tr>`
+    ),
+    ...changes.length ? ["</tbody></table>"] : []
+  ];
+  return [
+    '<h2 id="counters">What the server did differently</h2>',
+    `<p class="method">${esc2(countersMethod(r))}</p>`,
+    ...table3("Per operation", "counters-per-op", r.moved),
+    ...table3("Background work, per second (never read per operation)", "counters-per-s", r.background)
+  ];
 }
 
 // action/src/report/comment.ts

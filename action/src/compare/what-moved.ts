@@ -1,4 +1,4 @@
-// What the server did differently: every counter the servers keep (observe/counters.ts), per
+// What the server did differently: every counter the servers keep (observe/server-counters.ts), per
 // operation where it follows the operations and per second where it follows the clock, judged
 // variant against control with the verdict's own intervals (paired rounds, or blocks of fresh
 // instances) at a familywise confidence over every counter tested; the ones that moved, grouped
@@ -15,7 +15,7 @@ import {
   parseSelector,
   sameSeries,
   selects,
-} from "../observe/counters.ts";
+} from "../observe/server-counters.ts";
 import type { Cell, Result } from "../result/model.ts";
 import { withPooledBackground } from "./background.ts";
 import { type CellJudgement, judgeShift } from "./judge.ts";
@@ -48,7 +48,7 @@ export const CounterChangeSchema = z.strictObject({
   threads: z.number().int(),
   /** The counter's key: `<component>:<series>` (tidb:go_memstats_mallocs_total). */
   counter: z.string(),
-  /** What it counts (observe/counters.ts COUNTER_GROUPS). */
+  /** What it counts (observe/server-counters.ts COUNTER_GROUPS). */
   group: z.string(),
   /** op: it follows the operations, judged per operation; s: it follows the clock (background), per second. */
   per: z.enum(["op", "s"]),
@@ -111,7 +111,7 @@ function pairedRounds(result: Result, control: string, variant: string, key: Cel
   return out;
 }
 
-/** A cell whose counters are keyed as they are read now (observe/counters.ts sameSeries). */
+/** A cell whose counters are keyed as they are read now (observe/server-counters.ts sameSeries). */
 const keyed = <C extends Cell & { cost: NonNullable<Cell["cost"]> }>(c: C): C => ({
   ...c,
   cost: {

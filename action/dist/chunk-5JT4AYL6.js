@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-SY22T52C.js";
+} from "./chunk-FJVSOIOH.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";

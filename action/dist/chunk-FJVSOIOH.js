@@ -8827,136 +8827,6 @@ import { mkdtemp, readFile as readFile4, rm as rm4 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { basename as basename3, join as join6 } from "node:path";
 
-// action/src/observe/counters.ts
-function counterKey(component, series) {
-  return `${component}:${series}`;
-}
-var isServerCounter = (key) => key.includes(":");
-var LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?/y;
-function parseLabels(body) {
-  const out = {};
-  LABEL.lastIndex = 0;
-  while (LABEL.lastIndex < body.length) {
-    const at2 = LABEL.lastIndex;
-    const m = LABEL.exec(body);
-    if (!m) return body.slice(at2).trim() === "" ? out : void 0;
-    out[m[1]] = m[2].replace(/\\(["\\n])/g, (_, c) => c === "n" ? "\n" : c);
-  }
-  return out;
-}
-function seriesKey(name, labels) {
-  const keys = Object.keys(labels).sort();
-  if (!keys.length) return name;
-  const esc = (v) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
-  return `${name}{${keys.map((k) => `${k}="${esc(labels[k])}"`).join(",")}}`;
-}
-function parseCounterKey(key) {
-  const colon = key.indexOf(":");
-  if (colon < 0) return void 0;
-  const component = key.slice(0, colon);
-  const series = key.slice(colon + 1);
-  const brace = series.indexOf("{");
-  if (brace < 0) return { component, name: series, labels: {} };
-  const labels = series.endsWith("}") ? parseLabels(series.slice(brace + 1, -1)) : void 0;
-  return { component, name: series.slice(0, brace), labels: labels ?? {} };
-}
-var SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$/;
-function promCounters(text, component) {
-  const types = /* @__PURE__ */ new Map();
-  const out = {};
-  for (const line of text.split("\n")) {
-    if (line.startsWith("# TYPE ")) {
-      const [, , name2, type] = line.split(/\s+/);
-      if (name2 && type) types.set(name2, type);
-      continue;
-    }
-    if (!line || line.startsWith("#")) continue;
-    const m = SAMPLE.exec(line.trim());
-    if (!m) continue;
-    const name = m[1];
-    if (!isMonotonic(name, types)) continue;
-    const v = Number(m[3]);
-    const labels = m[2] ? parseLabels(m[2]) : {};
-    if (!Number.isFinite(v) || !labels) continue;
-    const key = counterKey(component, seriesKey(name, withoutPaths(labels)));
-    out[key] = (out[key] ?? 0) + v;
-  }
-  return out;
-}
-function withoutPaths(labels) {
-  return Object.fromEntries(Object.entries(labels).filter(([, v]) => !v.startsWith("/")));
-}
-function sameSeries(counters) {
-  const out = {};
-  for (const [key, v] of Object.entries(counters)) {
-    const k = parseCounterKey(key);
-    const paths2 = k && Object.values(k.labels).some((l) => l.startsWith("/"));
-    const same = k && paths2 ? counterKey(k.component, seriesKey(k.name, withoutPaths(k.labels))) : key;
-    out[same] = (out[same] ?? 0) + v;
-  }
-  return out;
-}
-function isMonotonic(sample, types) {
-  if (types.get(sample) === "counter") return true;
-  if (sample.endsWith("_total") && types.get(sample.slice(0, -6)) === "counter") return true;
-  const suffix = /_(count|sum)$/.exec(sample);
-  if (!suffix) return false;
-  const family = types.get(sample.slice(0, -suffix[0].length));
-  return family === "histogram" || family === "summary";
-}
-function parseSelector(selector2) {
-  const m = /^(?:([a-z][a-z0-9_-]*):)?([a-zA-Z_][a-zA-Z0-9_.]*)(?:\{(.*)\})?$/.exec(selector2);
-  if (!m) return void 0;
-  const labels = m[3] !== void 0 ? parseLabels(m[3]) : {};
-  if (!labels) return void 0;
-  return { component: m[1] ?? "", name: m[2], labels };
-}
-function selects(selector2, key) {
-  const k = parseCounterKey(key);
-  if (!k || k.name !== selector2.name) return false;
-  if (selector2.component && selector2.component !== k.component) return false;
-  return Object.entries(selector2.labels).every(([l, v]) => k.labels[l] === v);
-}
-function selectedTotal(selector2, counters) {
-  let total;
-  for (const [key, v] of Object.entries(counters)) if (selects(selector2, key)) total = (total ?? 0) + v;
-  return total;
-}
-function isTime(key) {
-  const name = parseCounterKey(key)?.name ?? key;
-  if (/_count$/.test(name)) return false;
-  return /seconds|_time(_|$|\.)|[._]time$|duration|latency|millis|nanoseconds|_us$|_ms$|^Query_time$|^Busy_time$|^Cpu_time$/i.test(
-    name
-  );
-}
-var COUNTER_GROUPS = [
-  // a counting build's statements executed, one series per source file (targets/tidb/counting.ts)
-  { group: "code executed", pattern: /^go_statements_total$|^go_stmts_per_op$/ },
-  { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
-  { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
-  { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },
-  { group: "plan cache", pattern: /plan_cache|binding_cache|^Qcache/i },
-  { group: "handler reads", pattern: /^Handler_/ },
-  { group: "sorts", pattern: /sort/i },
-  { group: "temporary tables", pattern: /tmp|temp_/i },
-  {
-    group: "statements",
-    pattern: /statement|query_total|server_handle_query|compile|parse_dur|execute_dur|^Com_|^Questions$|^Queries$|\.calls$|xact_|transaction|^Select_/i
-  },
-  { group: "coprocessor and KV requests", pattern: /cop|distsql|tikvclient|tikv_|kv_|rpc|raft|grpc|region/i },
-  { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
-  {
-    group: "storage reads and writes",
-    pattern: /buffer_pool|blks|^Innodb_|^Aria_|^Key_(read|write)|badger|rocksdb|bytes_read|bytes_written/i
-  },
-  { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
-  { group: "CPU", pattern: /cpu_seconds/i }
-];
-function counterGroup(key) {
-  const name = parseCounterKey(key)?.name ?? key;
-  return COUNTER_GROUPS.find((g) => g.pattern.test(name))?.group ?? "other";
-}
-
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
 import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync3 } from "node:fs";
@@ -9105,6 +8975,136 @@ function cpuLimit(pid) {
   const n = allowedCpus(pid)?.length ?? cpus2().length;
   const q = quotaOf(pid);
   return q !== void 0 ? Math.min(n, q) : n;
+}
+
+// action/src/observe/server-counters.ts
+function counterKey(component, series) {
+  return `${component}:${series}`;
+}
+var isServerCounter = (key) => key.includes(":");
+var LABEL = /\s*([a-zA-Z_][a-zA-Z0-9_]*)\s*=\s*"((?:[^"\\]|\\.)*)"\s*,?/y;
+function parseLabels(body) {
+  const out = {};
+  LABEL.lastIndex = 0;
+  while (LABEL.lastIndex < body.length) {
+    const at2 = LABEL.lastIndex;
+    const m = LABEL.exec(body);
+    if (!m) return body.slice(at2).trim() === "" ? out : void 0;
+    out[m[1]] = m[2].replace(/\\(["\\n])/g, (_, c) => c === "n" ? "\n" : c);
+  }
+  return out;
+}
+function seriesKey(name, labels) {
+  const keys = Object.keys(labels).sort();
+  if (!keys.length) return name;
+  const esc = (v) => v.replace(/\\/g, "\\\\").replace(/"/g, '\\"').replace(/\n/g, "\\n");
+  return `${name}{${keys.map((k) => `${k}="${esc(labels[k])}"`).join(",")}}`;
+}
+function parseCounterKey(key) {
+  const colon = key.indexOf(":");
+  if (colon < 0) return void 0;
+  const component = key.slice(0, colon);
+  const series = key.slice(colon + 1);
+  const brace = series.indexOf("{");
+  if (brace < 0) return { component, name: series, labels: {} };
+  const labels = series.endsWith("}") ? parseLabels(series.slice(brace + 1, -1)) : void 0;
+  return { component, name: series.slice(0, brace), labels: labels ?? {} };
+}
+var SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)(?:\s+\S+)?$/;
+function promCounters(text, component) {
+  const types = /* @__PURE__ */ new Map();
+  const out = {};
+  for (const line of text.split("\n")) {
+    if (line.startsWith("# TYPE ")) {
+      const [, , name2, type] = line.split(/\s+/);
+      if (name2 && type) types.set(name2, type);
+      continue;
+    }
+    if (!line || line.startsWith("#")) continue;
+    const m = SAMPLE.exec(line.trim());
+    if (!m) continue;
+    const name = m[1];
+    if (!isMonotonic(name, types)) continue;
+    const v = Number(m[3]);
+    const labels = m[2] ? parseLabels(m[2]) : {};
+    if (!Number.isFinite(v) || !labels) continue;
+    const key = counterKey(component, seriesKey(name, withoutPaths(labels)));
+    out[key] = (out[key] ?? 0) + v;
+  }
+  return out;
+}
+function withoutPaths(labels) {
+  return Object.fromEntries(Object.entries(labels).filter(([, v]) => !v.startsWith("/")));
+}
+function sameSeries(counters) {
+  const out = {};
+  for (const [key, v] of Object.entries(counters)) {
+    const k = parseCounterKey(key);
+    const paths2 = k && Object.values(k.labels).some((l) => l.startsWith("/"));
+    const same = k && paths2 ? counterKey(k.component, seriesKey(k.name, withoutPaths(k.labels))) : key;
+    out[same] = (out[same] ?? 0) + v;
+  }
+  return out;
+}
+function isMonotonic(sample, types) {
+  if (types.get(sample) === "counter") return true;
+  if (sample.endsWith("_total") && types.get(sample.slice(0, -6)) === "counter") return true;
+  const suffix = /_(count|sum)$/.exec(sample);
+  if (!suffix) return false;
+  const family = types.get(sample.slice(0, -suffix[0].length));
+  return family === "histogram" || family === "summary";
+}
+function parseSelector(selector2) {
+  const m = /^(?:([a-z][a-z0-9_-]*):)?([a-zA-Z_][a-zA-Z0-9_.]*)(?:\{(.*)\})?$/.exec(selector2);
+  if (!m) return void 0;
+  const labels = m[3] !== void 0 ? parseLabels(m[3]) : {};
+  if (!labels) return void 0;
+  return { component: m[1] ?? "", name: m[2], labels };
+}
+function selects(selector2, key) {
+  const k = parseCounterKey(key);
+  if (!k || k.name !== selector2.name) return false;
+  if (selector2.component && selector2.component !== k.component) return false;
+  return Object.entries(selector2.labels).every(([l, v]) => k.labels[l] === v);
+}
+function selectedTotal(selector2, counters) {
+  let total;
+  for (const [key, v] of Object.entries(counters)) if (selects(selector2, key)) total = (total ?? 0) + v;
+  return total;
+}
+function isTime(key) {
+  const name = parseCounterKey(key)?.name ?? key;
+  if (/_count$/.test(name)) return false;
+  return /seconds|_time(_|$|\.)|[._]time$|duration|latency|millis|nanoseconds|_us$|_ms$|^Query_time$|^Busy_time$|^Cpu_time$/i.test(
+    name
+  );
+}
+var COUNTER_GROUPS = [
+  // a counting build's statements executed, one series per source file (targets/tidb/counting.ts)
+  { group: "code executed", pattern: /^go_statements_total$|^go_stmts_per_op$/ },
+  { group: "allocations", pattern: /alloc|malloc|frees|memstats|heap/i },
+  { group: "GC", pattern: /(^|_)gc(_|$)|pauses/i },
+  { group: "goroutine scheduling", pattern: /go_sched|goroutine/i },
+  { group: "plan cache", pattern: /plan_cache|binding_cache|^Qcache/i },
+  { group: "handler reads", pattern: /^Handler_/ },
+  { group: "sorts", pattern: /sort/i },
+  { group: "temporary tables", pattern: /tmp|temp_/i },
+  {
+    group: "statements",
+    pattern: /statement|query_total|server_handle_query|compile|parse_dur|execute_dur|^Com_|^Questions$|^Queries$|\.calls$|xact_|transaction|^Select_/i
+  },
+  { group: "coprocessor and KV requests", pattern: /cop|distsql|tikvclient|tikv_|kv_|rpc|raft|grpc|region/i },
+  { group: "rows and keys", pattern: /rows|keys|tup_|seq_scan|idx_scan|idx_tup|_scan/i },
+  {
+    group: "storage reads and writes",
+    pattern: /buffer_pool|blks|^Innodb_|^Aria_|^Key_(read|write)|badger|rocksdb|bytes_read|bytes_written/i
+  },
+  { group: "network", pattern: /network|packet|^Bytes_|bytes_sent|received/i },
+  { group: "CPU", pattern: /cpu_seconds/i }
+];
+function counterGroup(key) {
+  const name = parseCounterKey(key)?.name ?? key;
+  return COUNTER_GROUPS.find((g) => g.pattern.test(name))?.group ?? "other";
 }
 
 // action/src/observe/cost.ts
@@ -17215,12 +17215,6 @@ export {
   readModel,
   readResult,
   readReport,
-  isServerCounter,
-  sameSeries,
-  parseSelector,
-  selects,
-  isTime,
-  counterGroup,
   cpuIndexes,
   checkCpus,
   clockTicks,
@@ -17230,6 +17224,12 @@ export {
   threadTimes,
   allowedCpus,
   cpuLimit,
+  isServerCounter,
+  sameSeries,
+  parseSelector,
+  selects,
+  isTime,
+  counterGroup,
   PER_OP,
   COUNTERS_TIMEOUT_MS,
   IDLE_WINDOW_S,
