@@ -47,6 +47,7 @@ import {
   publishVerdict,
   readFirstVerdict,
   readVerdict,
+  readWave,
   renderCharts,
   requestFailure,
   rng,
@@ -60,10 +61,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-REQMBKYB.js";
+} from "./chunk-M5HSODFY.js";
 import {
   reapLedger
-} from "./chunk-5JT4AYL6.js";
+} from "./chunk-MBUZFBEP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -80,7 +81,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-FJVSOIOH.js";
+} from "./chunk-DX4BCWFA.js";
 import {
   CLOUDS,
   Interrupted,
@@ -185,6 +186,7 @@ var COMMANDS = [
       seed: { type: "string", value: "N" },
       shard: { type: "string", value: "K/N" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      "look-of": { type: "string", value: "VERDICT_JSON" },
       "accepted-by": { type: "string", value: "LOGIN" },
       profile: { type: "string", value: "FILE" },
       ...COMPOSE,
@@ -198,8 +200,10 @@ var COMMANDS = [
       "runs every N-th block from the K-th of that comparison (one runner's share; exit 0 on",
       "any verdict of its own blocks): tiperf merge judges the N results as one; --confirms",
       "VERDICT_JSON re-runs that verdict's regressed cells on fresh instances (a confirmation,",
-      "as shards too); --accepted-by LOGIN: a regression of this commit is an expected cost",
-      "that LOGIN accepted (the workflow's perf-regression-expected label): named, exit 0"
+      "as shards too); --look-of VERDICT_JSON with --shard: this runner's share of the further",
+      "look that merge's verdict names (looks.next: compare.looks as a wave of shards, its",
+      "undecided cells only); --accepted-by LOGIN: a regression of this commit is an expected",
+      "cost that LOGIN accepted (the workflow's perf-regression-expected label): named, exit 0"
     ]
   },
   {
@@ -225,6 +229,7 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
       confirms: { type: "string", value: "VERDICT_JSON" },
+      "max-looks": { type: "string", value: "N" },
       "accepted-by": { type: "string", value: "LOGIN" },
       baseline: { type: "string", value: "RESULT" }
     },
@@ -236,6 +241,9 @@ var COMMANDS = [
       "regression; --confirms VERDICT_JSON: the parts are compare --confirms of that verdict,",
       "which they confirm (regression) or not (inconclusive); the results of run --shard K/N",
       "are joined into one run (result.json in DIR), judged against --baseline RESULT if given;",
+      "--max-looks N (compare.looks): an undecided judgement that a further look could decide",
+      "names that look in verdict.json (looks.next; exit 0) for compare --look-of to run as a",
+      "wave of shards; merge the design's parts and every wave's together (default 1: none);",
       "--accepted-by LOGIN as compare's"
     ]
   },
@@ -2198,6 +2206,11 @@ async function cmdCompare(args, signal) {
       `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
     );
   const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
+  if (values["look-of"] && values.confirms)
+    throw new InputError(
+      "tiperf compare: --look-of and --confirms: give one (a further look, or a confirmation)"
+    );
+  const look = values["look-of"] ? await readWave(values["look-of"], "--look-of") : void 0;
   const given = await specSource("compare", values);
   const loaded = values.confirms ? await confirmationSpec(given, await readFirstVerdict(values.confirms, "--confirms")) : given;
   if (values.json) await checkOutFile(values.json, "--json");
@@ -2207,6 +2220,7 @@ async function cmdCompare(args, signal) {
     signal,
     seed,
     ...shard ? { shard } : {},
+    ...look ? { look } : {},
     ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {}
   });
   await writeJson(values.json, outcome.verdict);
@@ -2682,9 +2696,15 @@ async function cmdMerge(args) {
       "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
     );
   const confirms = values.confirms ? await readFirstVerdict(values.confirms, "--confirms") : void 0;
+  const maxLooks = values["max-looks"] === void 0 ? void 0 : Number(values["max-looks"]);
+  if (maxLooks !== void 0 && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
+    throw new InputError(
+      `tiperf merge: --max-looks must be a whole number of looks from 1 to 6 (got ${values["max-looks"]})`
+    );
   const outcome = await mergeParts(positionals, {
     outDir,
     log,
+    ...maxLooks ? { maxLooks } : {},
     ...confirms ? { confirms } : {},
     ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {}
   });
@@ -2693,16 +2713,21 @@ async function cmdMerge(args) {
     log(
       `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`
     );
+  if (outcome.look)
+    log(
+      `to look again (compare.looks): tiperf compare --look-of ${outcome.verdictPath} --seed ${outcome.verdict.seed} --shard K/N on each runner, then tiperf merge --max-looks ${maxLooks} with the design's parts and theirs`
+    );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}
 `);
   return outcome.exitCode;
 }
 async function mergeRuns(parts, outDir, values) {
-  if (values.confirms)
-    throw new InputError(
-      "tiperf merge: --confirms answers a comparison's regression; these are shares of a run"
-    );
+  for (const flag of ["confirms", "max-looks"])
+    if (values[flag] !== void 0)
+      throw new InputError(
+        `tiperf merge: --${flag} is for the parts of a comparison (compare --shard); these are shares of a run`
+      );
   const baseline = typeof values.baseline === "string" ? values.baseline : void 0;
   const outcome = await mergeRunParts(parts, { outDir, log, ...baseline ? { baseline } : {} });
   await writeJson(values.json, outcome.verdict ?? outcome.result);

@@ -18,9 +18,10 @@ import {
   prepareSpec,
   publishVerdict,
   readFirstVerdict,
+  readWave,
   runAgainstBaseline,
   runSpec
-} from "./chunk-REQMBKYB.js";
+} from "./chunk-M5HSODFY.js";
 import {
   getInput,
   info,
@@ -33,7 +34,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-FJVSOIOH.js";
+} from "./chunk-DX4BCWFA.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -166,6 +167,7 @@ function readInputs(get, env, event2) {
       throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
     inputs.confirms = file("confirms", get("confirms"));
   }
+  Object.assign(inputs, waveInputs(get, mode));
   if (inputs.confirmWithShards && mode !== "merge")
     throw new InputError(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
   if (mode === "merge") {
@@ -193,6 +195,23 @@ function readInputs(get, env, event2) {
   const pr = get("pr");
   inputs.pr = pr ? parsePr(pr, "'pr' input") : eventPr(event2);
   return inputs;
+}
+function waveInputs(get, mode) {
+  const out = {};
+  if (get("look-of")) {
+    if (mode !== "compare") throw new InputError(`'look-of' input is for mode compare (got mode ${mode})`);
+    out.lookOf = file("look-of", get("look-of"));
+  }
+  if (get("max-looks")) {
+    const n = Number(get("max-looks"));
+    if (mode !== "merge") throw new InputError(`'max-looks' input is for mode merge (got mode ${mode})`);
+    if (!(Number.isInteger(n) && n >= 1 && n <= 6))
+      throw new InputError(
+        `'max-looks' input must be a whole number of looks from 1 to 6 (got ${get("max-looks")})`
+      );
+    out.maxLooks = n;
+  }
+  return out;
 }
 
 // action/src/action/steps.ts
@@ -226,7 +245,8 @@ async function produceMerge(inputs) {
     outDir: join(inputs.out, "merged"),
     log,
     ...confirms ? { confirms } : {},
-    ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}
+    ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {},
+    ...inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}
   });
   const commits = partsProvenance(parts);
   if (commits) outcome.verdict.provenance = commits;
@@ -234,7 +254,8 @@ async function produceMerge(inputs) {
     verdict: outcome.verdict,
     reportPath: outcome.htmlPath,
     resultPath: outcome.resultPath,
-    ...outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}
+    ...outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {},
+    ...outcome.look ? { look: outcome.look } : {}
   };
 }
 async function produce(inputs, signal) {
@@ -275,9 +296,11 @@ async function produce(inputs, signal) {
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
+    const look = inputs.lookOf ? await readWave(inputs.lookOf, "'look-of' input") : void 0;
     const outcome = await compareSpec(loaded, {
       ...opts,
       ...inputs.shard ? { shard: inputs.shard } : {},
+      ...look ? { look } : {},
       ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}
     });
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
@@ -397,6 +420,11 @@ async function mainStep() {
     }
     setOutput("verdict", v.verdict);
     setOutput("verdict-json", JSON.stringify(v));
+    if (produced.look) {
+      setOutput("look", String(produced.look));
+      log(`tiperf: look ${produced.look} follows as a wave of shards; the merge after it decides`);
+      return;
+    }
     if (produced.confirm) {
       setOutput("confirm", "true");
       log("tiperf: regression, to be confirmed on fresh instances by the confirmation's shards");

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-5JT4AYL6.js";
+} from "./chunk-MBUZFBEP.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-FJVSOIOH.js";
+import "./chunk-DX4BCWFA.js";
 import {
   ledgerDir
 } from "./chunk-IT3EAII6.js";

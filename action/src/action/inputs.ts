@@ -55,6 +55,10 @@ export interface ActionInputs {
    * with `confirms`): a regression to be confirmed neither comments nor fails here.
    */
   confirmWithShards: boolean;
+  /** mode compare: the merged verdict whose further look (looks.next) this shard runs its share of. */
+  lookOf?: string;
+  /** mode merge: the looks this workflow's waves reach, the design's included (compare.looks). */
+  maxLooks?: number;
   /**
    * modes compare and merge: a regression of this commit accepted as an expected cost by this login
    * (the workflow passes who added the perf-regression-expected label, on that labeled event only).
@@ -189,6 +193,7 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
       throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
     inputs.confirms = file("confirms", get("confirms"));
   }
+  Object.assign(inputs, waveInputs(get, mode));
   if (inputs.confirmWithShards && mode !== "merge")
     throw new InputError(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
   if (mode === "merge") {
@@ -219,4 +224,23 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
   const pr = get("pr");
   inputs.pr = pr ? parsePr(pr, "'pr' input") : eventPr(event);
   return inputs;
+}
+
+/** compare.looks as waves of shards: mode compare's look-of, mode merge's max-looks. */
+function waveInputs(get: Get, mode: string): Pick<ActionInputs, "lookOf" | "maxLooks"> {
+  const out: Pick<ActionInputs, "lookOf" | "maxLooks"> = {};
+  if (get("look-of")) {
+    if (mode !== "compare") throw new InputError(`'look-of' input is for mode compare (got mode ${mode})`);
+    out.lookOf = file("look-of", get("look-of"));
+  }
+  if (get("max-looks")) {
+    const n = Number(get("max-looks"));
+    if (mode !== "merge") throw new InputError(`'max-looks' input is for mode merge (got mode ${mode})`);
+    if (!(Number.isInteger(n) && n >= 1 && n <= 6))
+      throw new InputError(
+        `'max-looks' input must be a whole number of looks from 1 to 6 (got ${get("max-looks")})`,
+      );
+    out.maxLooks = n;
+  }
+  return out;
 }

@@ -17,6 +17,7 @@ import { mergeParts } from "../pipeline/merge.ts";
 import { mergeRunParts } from "../pipeline/merge-runs.ts";
 import { isRunPart } from "../pipeline/parts.ts";
 import { runSpec } from "../pipeline/run.ts";
+import { readWave } from "../pipeline/waves.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";
@@ -46,6 +47,8 @@ interface Produced {
   resultPath?: string;
   /** mode merge: a regression whose confirmation runs next, as shards of its own. */
   confirm?: boolean;
+  /** mode merge with max-looks: the further look due next, run as a wave of shards. */
+  look?: number;
 }
 
 /**
@@ -76,6 +79,7 @@ async function produceMerge(inputs: ActionInputs): Promise<Produced> {
     log,
     ...(confirms ? { confirms } : {}),
     ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
+    ...(inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}),
   });
   const commits = partsProvenance(parts);
   if (commits) outcome.verdict.provenance = commits;
@@ -84,6 +88,7 @@ async function produceMerge(inputs: ActionInputs): Promise<Produced> {
     reportPath: outcome.htmlPath,
     resultPath: outcome.resultPath,
     ...(outcome.confirm > 0 && inputs.confirmWithShards ? { confirm: true } : {}),
+    ...(outcome.look ? { look: outcome.look } : {}),
   };
 }
 
@@ -127,9 +132,11 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
+    const look = inputs.lookOf ? await readWave(inputs.lookOf, "'look-of' input") : undefined;
     const outcome = await compareSpec(loaded, {
       ...opts,
       ...(inputs.shard ? { shard: inputs.shard } : {}),
+      ...(look ? { look } : {}),
       ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
     });
     return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
@@ -291,6 +298,12 @@ export async function mainStep(): Promise<void> {
     }
     core.setOutput("verdict", v.verdict);
     core.setOutput("verdict-json", JSON.stringify(v));
+    // a further look due: its wave of shards and the merge after it decide the check
+    if (produced.look) {
+      core.setOutput("look", String(produced.look));
+      log(`tiperf: look ${produced.look} follows as a wave of shards; the merge after it decides`);
+      return;
+    }
     // a regression to be confirmed: the confirmation's shards and their merge decide the check
     if (produced.confirm) {
       core.setOutput("confirm", "true");

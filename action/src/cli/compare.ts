@@ -6,6 +6,7 @@ import { compareSpec } from "../pipeline/compare.ts";
 import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { parseShard } from "../pipeline/shard.ts";
+import { readWave } from "../pipeline/waves.ts";
 import { parseLogin } from "../publish/names.ts";
 import { flags, log, specSource, writeJson } from "./args.ts";
 
@@ -19,6 +20,11 @@ export async function cmdCompare(args: string[], signal: AbortSignal): Promise<n
       `tiperf compare: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`,
     );
   const shard = values.shard === undefined ? undefined : parseShard(values.shard as string);
+  if (values["look-of"] && values.confirms)
+    throw new InputError(
+      "tiperf compare: --look-of and --confirms: give one (a further look, or a confirmation)",
+    );
+  const look = values["look-of"] ? await readWave(values["look-of"] as string, "--look-of") : undefined;
   const given = await specSource("compare", values);
   // --confirms: the first run's regressed cells again, on fresh instances (its own seed and shards)
   const loaded = values.confirms
@@ -31,6 +37,7 @@ export async function cmdCompare(args: string[], signal: AbortSignal): Promise<n
     signal,
     seed,
     ...(shard ? { shard } : {}),
+    ...(look ? { look } : {}),
     ...(values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"] as string) } : {}),
   });
   await writeJson(values.json as string | undefined, outcome.verdict);

@@ -28,9 +28,15 @@ export async function cmdMerge(args: string[]): Promise<number> {
   const confirms = values.confirms
     ? await readFirstVerdict(values.confirms as string, "--confirms")
     : undefined;
+  const maxLooks = values["max-looks"] === undefined ? undefined : Number(values["max-looks"]);
+  if (maxLooks !== undefined && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
+    throw new InputError(
+      `tiperf merge: --max-looks must be a whole number of looks from 1 to 6 (got ${values["max-looks"]})`,
+    );
   const outcome = await mergeParts(positionals, {
     outDir,
     log,
+    ...(maxLooks ? { maxLooks } : {}),
     ...(confirms ? { confirms } : {}),
     ...(values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"] as string) } : {}),
   });
@@ -39,6 +45,10 @@ export async function cmdMerge(args: string[]): Promise<number> {
     log(
       `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`,
     );
+  if (outcome.look)
+    log(
+      `to look again (compare.looks): tiperf compare --look-of ${outcome.verdictPath} --seed ${outcome.verdict.seed} --shard K/N on each runner, then tiperf merge --max-looks ${maxLooks} with the design's parts and theirs`,
+    );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}\n`);
   return outcome.exitCode;
@@ -46,10 +56,11 @@ export async function cmdMerge(args: string[]): Promise<number> {
 
 /** Shares of a run's matrix: joined into one result, judged against --baseline when given. */
 async function mergeRuns(parts: string[], outDir: string, values: Record<string, unknown>): Promise<number> {
-  if (values.confirms)
-    throw new InputError(
-      "tiperf merge: --confirms answers a comparison's regression; these are shares of a run",
-    );
+  for (const flag of ["confirms", "max-looks"])
+    if (values[flag] !== undefined)
+      throw new InputError(
+        `tiperf merge: --${flag} is for the parts of a comparison (compare --shard); these are shares of a run`,
+      );
   const baseline = typeof values.baseline === "string" ? values.baseline : undefined;
   const outcome = await mergeRunParts(parts, { outDir, log, ...(baseline ? { baseline } : {}) });
   await writeJson(values.json as string | undefined, outcome.verdict ?? outcome.result);

@@ -166,6 +166,16 @@ export const VerdictSchema = z.strictObject({
       max: z.number().int().positive(),
       design: z.number().int().positive(),
       stopped: z.string().optional(),
+      /**
+       * A comparison merged from shards: the further look due next (its number and its undecided
+       * cells), run as a wave of shards (compare --look-of); absent when none is.
+       */
+      next: z
+        .strictObject({
+          look: z.number().int().min(2),
+          cells: z.array(z.strictObject({ workload: z.string(), threads: z.number().int().positive() })),
+        })
+        .optional(),
     })
     .optional(),
   cells: z.array(CellJudgementSchema),
@@ -180,6 +190,8 @@ export const VerdictSchema = z.strictObject({
       merged: z.array(
         z.strictObject({
           index: z.number().int().positive(),
+          /** A further look's wave (compare --look-of) this part ran; absent: the design's blocks. */
+          look: z.number().int().min(2).optional(),
           blocks: z.array(z.number().int().positive()),
           status: z.string(),
           runner: z.string(),
@@ -187,6 +199,8 @@ export const VerdictSchema = z.strictObject({
         }),
       ),
       missing: z.array(z.number().int().positive()),
+      /** Shards of a further look's wave that left no part ("K of look L"). */
+      missing_in_looks: z.array(z.string()).optional(),
     })
     .optional(),
   /**

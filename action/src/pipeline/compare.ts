@@ -18,9 +18,10 @@ import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import { nothingToMeasure } from "./same-target.ts";
 import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
-import type { Shard } from "./shard.ts";
+import { partOf, type Shard } from "./shard.ts";
 import { recordRestarts, timingKey } from "./timings.ts";
 import { acceptedVerdict, buildVerdict, exitCodeOf } from "./verdict.ts";
+import type { Wave } from "./waves.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -35,6 +36,8 @@ export interface CompareOptions extends RunOptions {
   shard?: Shard;
   /** --accepted-by: a regression of this commit accepted as an expected cost by this login. */
   acceptedBy?: string;
+  /** --look-of: a further look of a comparison run as shards, this shard's share of its wave. */
+  look?: Wave;
 }
 
 /**
@@ -61,17 +64,10 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
     signal: opts.signal,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.look ? { look: opts.look } : {}),
   });
   const schedule = started.runPlan.schedule;
-  if (opts.shard && schedule)
-    started.result.shard = {
-      ...opts.shard,
-      seed: schedule.seed,
-      order: schedule.order,
-      blocks: schedule.blocks.map((b) => b.block),
-      spec_sha256: given.hash,
-      spec: given.raw,
-    };
+  if (opts.shard && schedule) started.result.shard = partOf(opts.shard, schedule, given);
   if (given.adoption) started.result.adoption = given.adoption;
   const c = new Comparison(started, opts, startedAt);
   let error: unknown;
@@ -335,8 +331,10 @@ class Comparison {
       return this.decidedAt(this.roundsDone);
     }
     await this.restartFor(sb);
+    // a further look's wave (compare --look-of): its undecided cells only
+    const wave = this.schedule.wave ? new Set(this.schedule.wave.cells) : undefined;
     for (const r of sb.rounds) {
-      await this.runRound(r, tag);
+      await this.runRound(r, tag, undefined, wave);
       if (r.round === 0) continue;
       this.roundsDone = r.round;
       if (this.decidedAt(r.round)) return true;

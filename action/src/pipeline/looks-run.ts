@@ -24,6 +24,19 @@ export interface LookRunner {
   spentSeconds(): number;
   /** One block of fresh server pairs, of these cells (their indices) only. */
   runBlock(block: ScheduledBlock, only: ReadonlySet<number>): Promise<void>;
+  /**
+   * A merge of waves (pipeline/waves.ts): whether look `look` was measured already (its wave's
+   * parts merged). One not measured is not run here: it is named as the next wave (`next`).
+   */
+  measured?(look: number): boolean;
+  /** The runners a look's blocks spread over (a wave of shards): its time is theirs at once. */
+  runners?: number;
+}
+
+/** A merge of waves: the further look due next and its cells (indices in a round). */
+export interface NextLook {
+  look: number;
+  cells: Set<number>;
 }
 
 const minutes = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s / 60)} min`);
@@ -33,10 +46,10 @@ const minutes = (s: number) => (s < 120 ? `${Math.round(s)} s` : `${Math.round(s
  * compare.looks, or where the next look would pass compare.budget (said in the log and the
  * judgements' reasons).
  */
-export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
+export async function lookAgain(r: LookRunner): Promise<LookedJudgements & { next?: NextLook }> {
   const f = r.schedule.further as NonNullable<CompareSchedule["further"]>;
   const design = r.schedule.looks.length;
-  const looked: LookedJudgements = {
+  const looked: LookedJudgements & { next?: NextLook } = {
     final: new Map(),
     last: r.judge(design - 1),
     taken: 1,
@@ -68,11 +81,18 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements> {
       break;
     }
     const only = new Set(r.keys.flatMap((k, i) => (open.has(k) ? [i] : [])));
-    const needS = r.secondsPerCellRound() * only.size * f.blocks * (f.roundsPerBlock + f.warmupRounds);
+    // (over runners, a look's blocks run at once: its time is the most blocks one runner takes)
+    const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
+    const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
     const spent = r.spentSeconds();
-    if (r.budget !== undefined && spent + needS > r.budget) {
+    const present = r.measured?.(look) === true;
+    if (!present && r.budget !== undefined && spent + needS > r.budget) {
       looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
       r.log(`not looking again: ${looked.stopped}`);
+      break;
+    }
+    if (r.measured && !present) {
+      looked.next = { look, cells: only };
       break;
     }
     r.log(

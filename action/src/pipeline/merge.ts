@@ -18,6 +18,7 @@ import { missingShards, type Part, partsOfOne } from "./parts.ts";
 import { sameTargetVerdict } from "./same-target.ts";
 import { lookRounds } from "./schedule.ts";
 import { acceptedVerdict, buildVerdict, exitCodeOf } from "./verdict.ts";
+import { judgeWaves, pendingText } from "./waves.ts";
 
 /**
  * The cluster cost of a comparison run as shards, one cluster each: every shard's cost (its
@@ -119,30 +120,37 @@ export function runnerSpread(parts: Part[], control: string, variant: string, me
 }
 
 /** The merged verdict with its shards said: which arrived, on which runner, and which did not. */
-function withShards(built: Verdict, parts: Part[], of: number, missing: number[]): Verdict {
+function withShards(
+  built: Verdict,
+  parts: Part[],
+  of: number,
+  missing: number[],
+  waveMissing: string[] = [],
+): Verdict {
   const merged = parts
     .map((p) => ({
       index: p.shard.index,
+      ...(p.shard.look ? { look: p.shard.look } : {}),
       blocks: p.shard.blocks,
       status: p.result.status,
       runner: runnerOf(p.result),
       result: p.file,
     }))
-    .sort((a, b) => a.index - b.index);
-  const short = missing.length > 0;
+    .sort((a, b) => (a.look ?? 1) - (b.look ?? 1) || a.index - b.index);
+  const short = missing.length + waveMissing.length > 0;
   const arrived = merged
     .map(
       (m) =>
-        `shard ${m.index}: block(s) ${m.blocks.join(", ")} on ${m.runner}${m.status === "complete" ? "" : `, ${m.status}`}`,
+        `shard ${m.index}${m.look ? ` of look ${m.look}` : ""}: block(s) ${m.blocks.join(", ")} on ${m.runner}${m.status === "complete" ? "" : `, ${m.status}`}`,
     )
     .join("; ");
   return {
     ...built,
     // data that did not arrive can hide a regression: a check never passes without it
     verdict: short && built.verdict === "pass" ? "inconclusive" : built.verdict,
-    shards: { of, merged, missing },
+    shards: { of, merged, missing, ...(waveMissing.length ? { missing_in_looks: waveMissing } : {}) },
     notes: [
-      `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${missing.map((k) => `shard ${k}`).join(", ")} — its blocks are not judged, and the check cannot pass without them` : ""}`,
+      `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${[...missing, ...waveMissing].map((k) => `shard ${k}`).join(", ")} — its blocks are not judged, and the check cannot pass without them` : ""}`,
       ...runnerSpread(parts, built.base.variant, built.head.variant, built.cells[0]?.metric ?? "tps"),
       ...built.notes,
     ],
@@ -153,6 +161,8 @@ export interface MergeOutcome extends VerdictFiles {
   verdict: Verdict;
   /** compare.confirm of a regression not yet confirmed: its confirmation runs as shards next (0: none). */
   confirm: number;
+  /** compare.looks: the further look to run next as a wave of shards (compare --look-of), if one is due. */
+  look?: number;
   resultPath: string;
   exitCode: number;
 }
@@ -171,22 +181,81 @@ export async function mergeParts(
     confirms?: Verdict;
     /** --accepted-by: a regression of this commit accepted as an expected cost by this login. */
     acceptedBy?: string;
+    /** --max-looks: the looks the workflow's waves reach, the design's included (default 1: none). */
+    maxLooks?: number;
   },
 ): Promise<MergeOutcome> {
   const { parts, first, loaded, plan } = await partsOfOne(files);
   const { compare } = plan;
   const of = first.shard.of;
   const missing = missingShards(parts, of);
+  // a further look's wave short of a shard: its blocks are not all there (never a pass)
+  const waves = [...new Set(parts.flatMap((p) => (p.shard.look ? [p.shard.look] : [])))];
+  const waveMissing = waves.flatMap((l) => missingShards(parts, of, l).map((k) => `${k} of look ${l}`));
   if (first.result.nothing_measured !== undefined) return mergeNothing(parts, loaded, missing, opts);
   const result = mergedResult(parts);
-  const names = plan.all.map((v) => v.name);
-  const { judged, looks } = mergedJudgement(result, plan);
+  const { judged, looks } = await mergedJudgement(result, parts, loaded, opts);
+  const next = looks?.next && !missing.length && !waveMissing.length ? looks.next : undefined;
   const measured = result.cells.filter((c) => c.round > 0);
-  const roundsDone = Math.max(0, ...measured.map((c) => c.round));
   await mkdir(opts.outDir, { recursive: true });
   const resultPath = join(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}\n`);
-  const built = buildVerdict({
+  const built = builtVerdict(loaded, result, resultPath, first, judged, looks);
+  const cost = await shardCosts(parts);
+  const shown = withShards(built, parts, of, missing, waveMissing);
+  const merged = {
+    ...shown,
+    ...(next ? { verdict: "inconclusive" as const } : {}),
+    ...(cost ? { cost } : {}),
+  };
+  // a look to come decides first: the confirmation (a regression's) follows the last look's merge
+  const confirmed = next
+    ? { verdict: merged, confirm: 0 }
+    : confirmStep(merged, opts.confirms, compare.confirm, resultPath);
+  const { confirm } = confirmed;
+  // the spec new at the head: the parts are an A/A of its design, which passes with its noise
+  const adoption = first.result.adoption;
+  const verdict = acceptedVerdict(
+    adoptionVerdict(confirmed.verdict, result, loaded, adoption),
+    confirm > 0 ? undefined : opts.acceptedBy,
+  );
+  const short = missing.length + waveMissing.length > 0;
+  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  if (next) opts.log(`merge: ${pendingText(next, of)}`);
+  if (missing.length)
+    opts.log(
+      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`,
+    );
+  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
+  return {
+    verdict,
+    ...files_,
+    resultPath,
+    confirm,
+    ...(next ? { look: next.look } : {}),
+    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
+    // did not finish does (exit 3), never passes; a look to come decides nothing yet (exit 0)
+    exitCode: next
+      ? EXIT.ok
+      : exitCodeOf(verdict, compare.inconclusive) || (short ? EXIT.runFailed : EXIT.ok),
+  };
+}
+
+/** The merged verdict as one run's: the spec's compare settings, the parts' seed and order. */
+function builtVerdict(
+  loaded: LoadedSpec,
+  result: Result,
+  resultPath: string,
+  first: Part,
+  judged: Awaited<ReturnType<typeof mergedJudgement>>["judged"],
+  looks: Awaited<ReturnType<typeof mergedJudgement>>["looks"],
+): Verdict {
+  const plan = loaded.variants as NonNullable<LoadedSpec["variants"]>;
+  const { compare } = plan;
+  const measured = result.cells.filter((c) => c.round > 0);
+  const roundsDone = Math.max(0, ...measured.map((c) => c.round));
+  const names = plan.all.map((v) => v.name);
+  return buildVerdict({
     loaded,
     result,
     resultPath,
@@ -211,42 +280,27 @@ export async function mergeParts(
     restartable: true,
     ...(looks ? { looks } : {}),
   });
-  const cost = await shardCosts(parts);
-  const merged = { ...withShards(built, parts, of, missing), ...(cost ? { cost } : {}) };
-  const confirmed = confirmStep(merged, opts.confirms, compare.confirm, resultPath);
-  const { confirm } = confirmed;
-  // the spec new at the head: the parts are an A/A of its design, which passes with its noise
-  const adoption = first.result.adoption;
-  const verdict = acceptedVerdict(
-    adoptionVerdict(confirmed.verdict, result, loaded, adoption),
-    confirm > 0 ? undefined : opts.acceptedBy,
-  );
-  const short = missing.length > 0;
-  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
-  if (missing.length)
-    opts.log(
-      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`,
-    );
-  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
-  return {
-    verdict,
-    ...files_,
-    resultPath,
-    confirm,
-    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
-    // did not finish does (exit 3), never passes
-    exitCode: exitCodeOf(verdict, compare.inconclusive) || (short ? EXIT.runFailed : EXIT.ok),
-  };
 }
 
 /**
  * The merged rounds judged as the single run's family: variants × cells × metrics × its looks (no
- * early looks in shards); with compare.looks, at the design's share of the error rate, as one
- * runner's first look spends it (further looks run in one compare process).
+ * early looks in shards); with compare.looks, look by look over the design's parts and each
+ * further look's wave (pipeline/waves.ts), naming the wave due next.
  */
-function mergedJudgement(result: Result, plan: NonNullable<LoadedSpec["variants"]>) {
+async function mergedJudgement(
+  result: Result,
+  parts: Part[],
+  loaded: LoadedSpec,
+  opts: { log: (line: string) => void; maxLooks?: number },
+) {
+  const plan = loaded.variants as NonNullable<LoadedSpec["variants"]>;
   const { compare } = plan;
   const design = lookRounds(compare.rounds, compare.max_rounds ?? compare.rounds).length;
+  const waves =
+    compare.looks > 1
+      ? await judgeWaves({ result, parts, loaded, maxLooks: opts.maxLooks, log: opts.log })
+      : undefined;
+  if (waves) return waves;
   const shares = lookShares(design, compare.looks);
   const names = plan.all.map((v) => v.name);
   const judged = judgeFamily(
@@ -258,12 +312,7 @@ function mergedJudgement(result: Result, plan: NonNullable<LoadedSpec["variants"
     shares.length,
     shares[0],
   );
-  const stopped =
-    "a comparison merged from shards is judged on the design's blocks: further looks run in one compare process";
-  return {
-    judged,
-    ...(compare.looks > 1 ? { looks: { taken: 1, max: compare.looks, design, stopped } } : {}),
-  };
+  return { judged, looks: undefined };
 }
 
 /**

@@ -61,12 +61,14 @@ export function checkParts(parts: Part[]): void {
         `${(p.result.nothing_measured === undefined ? first : p).file} measured nothing (${first.result.nothing_measured ?? p.result.nothing_measured}) where ${(p.result.nothing_measured === undefined ? p : first).file} measured: parts of two different comparisons`,
       );
   }
-  const byIndex = new Map<number, string>();
+  const byIndex = new Map<string, string>();
   const byBlock = new Map<number, string>();
   for (const p of parts) {
-    const twice = byIndex.get(p.shard.index);
-    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
-    byIndex.set(p.shard.index, p.file);
+    // a shard once per look: the design's parts, then each further look's wave (compare --look-of)
+    const at = `${p.shard.index} of ${p.shard.of}${p.shard.look ? ` in look ${p.shard.look}` : ""}`;
+    const twice = byIndex.get(at);
+    if (twice) problems.push(`shard ${at} twice: ${twice} and ${p.file}`);
+    byIndex.set(at, p.file);
     const blocks = new Set(p.result.cells.map((c) => c.block ?? 1));
     for (const b of blocks) {
       const other = byBlock.get(b);
@@ -92,9 +94,17 @@ export function recordedSpec(part: {
   return loaded;
 }
 
-/** The shards of N that did not arrive, or did not complete. */
-export function missingShards(parts: { result: Result; shard: { index: number } }[], of: number): number[] {
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+/** The shards of N that did not arrive, or did not complete (of the design's parts, or of look `look`'s wave). */
+export function missingShards(
+  parts: { result: Result; shard: { index: number; look?: number | undefined } }[],
+  of: number,
+  look = 1,
+): number[] {
+  const arrived = new Set(
+    parts
+      .filter((p) => (p.shard.look ?? 1) === look && p.result.status === "complete")
+      .map((p) => p.shard.index),
+  );
   return Array.from({ length: of }, (_, i) => i + 1).filter((k) => !arrived.has(k));
 }
 

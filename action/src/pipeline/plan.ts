@@ -28,8 +28,9 @@ import { loadsOf } from "./load-steps.ts";
 import { looksLine } from "./looks-plan.ts";
 import { type LoadPlan, loadPlanOf, type Phases, phasesOf, stepsJson } from "./plan-phases.ts";
 import { specWarnings } from "./preflight.ts";
-import { type CompareSchedule, compareSchedule, scheduleLines, seedOf } from "./schedule.ts";
+import { type CompareSchedule, scheduleLines, scheduleOf, seedOf } from "./schedule.ts";
 import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
+import { type Wave, waveOf } from "./waves.ts";
 
 export interface RunPlan extends LoadPlan {
   /** The spec as the run takes it: compare.order resolved (auto → duet or interleaved). */
@@ -60,6 +61,8 @@ export interface PlanOptions {
   seed?: number;
   /** --shard K/N: this run measures every N-th block of the comparison (pipeline/shard.ts). */
   shard?: Shard;
+  /** --look-of: a further look of the comparison, run as a wave of shards (pipeline/waves.ts). */
+  look?: Wave;
   /** plan --shards N: the comparison cut for N runners, each shard's share said. */
   shards?: number;
   /** The target's plan, made already (by the deployment once its machines exist). */
@@ -114,15 +117,16 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
   const est = estimate(loaded, target);
   const confirm = confirmation(loaded, est.seconds);
   const cost = costPlan(loaded.spec, target);
-  const whole = scheduleOf(
+  const design = scheduleOf(
     loaded,
     phases.grouped,
     o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix),
   );
-  const detect = whole ? detectionOf(loaded, whole.looks.length) : undefined;
-  const { schedule, shardLine, shardRefused } = shareOf(loaded, whole, o, est.seconds);
+  const detect = design ? detectionOf(loaded, design.looks.length) : undefined;
+  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, o, est.seconds);
   const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : undefined;
   const refusals = [
+    ...(wave?.refusals ?? []),
     ...shardRefused,
     ...(runners?.refusals ?? []),
     ...target.refusals,
@@ -138,6 +142,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(orderLine ? [orderLine] : []),
     ...(designLine ? [designLine] : []),
     est.text,
+    ...(wave?.line ? [wave.line] : []),
     ...(shardLine ? [shardLine] : []),
     ...(runners?.lines ?? []),
     ...(o.shard
@@ -262,6 +267,21 @@ function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, second
   };
 }
 
+/** --look-of: a further look's wave (its blocks, its cells), then --shard's share of it or of the design. */
+function waveAndShare(
+  loaded: LoadedSpec,
+  design: CompareSchedule | undefined,
+  o: PlanOptions,
+  seconds: number,
+) {
+  const wave = o.look && design ? waveOf(loaded, design, o.look, o.shard) : undefined;
+  const whole = wave?.schedule ?? design;
+  // (a wave measures its cells only: its share of the estimate)
+  const cells = Math.max(1, design?.blocks[0]?.rounds[0]?.turns.length ?? 1);
+  const share = wave?.schedule ? wave.schedule.wave.cells.length / cells : 1;
+  return { wave, whole, ...shareOf(loaded, whole, o, seconds * share) };
+}
+
 /** --shard K/N: the share of the whole schedule this run takes, the plan's line on it, refusals. */
 function shareOf(loaded: LoadedSpec, whole: CompareSchedule | undefined, o: PlanOptions, seconds: number) {
   const shard = o.shard;
@@ -279,26 +299,6 @@ function shareOf(loaded: LoadedSpec, whole: CompareSchedule | undefined, o: Plan
     shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b) => b.block).join(", ")}), ~${minutes} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
     shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== undefined),
   };
-}
-
-/** A comparison's order, fixed by its seed (compare.seed, --seed, else one drawn from the run id). */
-function scheduleOf(loaded: LoadedSpec, grouped: boolean, seed: number): CompareSchedule | undefined {
-  const variants = loaded.variants;
-  if (!variants) return undefined;
-  const compare = variants.compare;
-  return compareSchedule({
-    names: variants.all.map((v) => v.name),
-    cells: planCells(variants.base.spec).length,
-    rounds: compare.rounds,
-    maxRounds: compare.max_rounds ?? compare.rounds,
-    blocks: compare.blocks,
-    warmupRounds: compare.warmup_rounds,
-    seed,
-    order: compare.order === "duet" ? "duet" : "interleaved",
-    grouped,
-    reloadData: compare.reload_data,
-    looks: compare.looks,
-  });
 }
 
 /** plan.txt: what the plan says of the run, then its steps in the order the run takes them. */

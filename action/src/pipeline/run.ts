@@ -21,6 +21,7 @@ import { Progress } from "./progress.ts";
 import { runCellStallAware } from "./rounds.ts";
 import type { Shard } from "./shard.ts";
 import { loadHostCores as loadHostCoresOf } from "./tools.ts";
+import type { Wave } from "./waves.ts";
 
 export const TIPERF_VERSION = "1.0.0";
 
@@ -61,6 +62,8 @@ export async function startResult(
     seed?: number;
     /** --shard K/N: every N-th block of the comparison (pipeline/shard.ts). */
     shard?: Shard;
+    /** --look-of: a further look as a wave of shards (pipeline/waves.ts). */
+    look?: Wave;
   },
 ): Promise<{ result: Result; runDir: RunDir; deployment: Deployment; plan: TargetPlan; runPlan: RunPlan }> {
   await checkOutDir(opts.outDir);
@@ -72,6 +75,7 @@ export async function startResult(
     command: opts.command,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
     ...(opts.shard ? { shard: opts.shard } : {}),
+    ...(opts.look ? { look: opts.look } : {}),
   });
   const plan = runPlan.target;
   if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));

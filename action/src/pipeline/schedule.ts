@@ -1,4 +1,6 @@
 import { rng } from "../compare/stats.ts";
+import type { LoadedSpec } from "../specfile/load.ts";
+import { planCells } from "./cells.ts";
 export type Order = "base-first" | "head-first";
 
 /**
@@ -100,6 +102,11 @@ export interface CompareSchedule {
   shard?: { index: number; of: number };
   /** compare.looks > 1: the looks that may follow the design's blocks, for undecided cells only. */
   further?: FurtherLooks;
+  /**
+   * A further look run as a wave of shards (compare --look-of): its number (2 = the first after
+   * the design's) and the cells it measures (their indices in a round), the undecided ones only.
+   */
+  wave?: { look: number; cells: number[] };
 }
 
 /**
@@ -157,6 +164,28 @@ export function furtherBlocks(
       rounds,
     };
   });
+}
+
+/**
+ * Further look `look` as a schedule of its own (a wave of shards: compare --look-of): its blocks
+ * (furtherBlocks), of the cells `open` only, no look after it; sharded like the design's.
+ */
+export function waveSchedule(
+  s: CompareSchedule,
+  names: string[],
+  cells: number,
+  look: number,
+  open: number[],
+) {
+  const { further: _further, ...rest } = s;
+  return { ...rest, blocks: furtherBlocks(s, names, cells, look), wave: { look, cells: open } };
+}
+
+/** The last round of look `look` (1: the design's blocks; rounds of further looks number on). */
+export function lastRoundOf(s: CompareSchedule, look: number): number {
+  const design = Math.max(0, ...s.blocks.flatMap((b) => b.rounds.map((r) => r.round)));
+  const f = s.further;
+  return look <= 1 || !f ? design : design + (look - 1) * f.blocks * f.roundsPerBlock;
 }
 
 /** A seed from a text (a run id): the order of a run is fixed by its id unless compare.seed says. */
@@ -304,4 +333,24 @@ export function scheduleLines(s: CompareSchedule): string[] {
       `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`,
     );
   return out;
+}
+
+/** A comparison's order, fixed by its seed (compare.seed, --seed, else one drawn from the run id). */
+export function scheduleOf(loaded: LoadedSpec, grouped: boolean, seed: number): CompareSchedule | undefined {
+  const variants = loaded.variants;
+  if (!variants) return undefined;
+  const compare = variants.compare;
+  return compareSchedule({
+    names: variants.all.map((v) => v.name),
+    cells: planCells(variants.base.spec).length,
+    rounds: compare.rounds,
+    maxRounds: compare.max_rounds ?? compare.rounds,
+    blocks: compare.blocks,
+    warmupRounds: compare.warmup_rounds,
+    seed,
+    order: compare.order === "duet" ? "duet" : "interleaved",
+    grouped,
+    reloadData: compare.reload_data,
+    looks: compare.looks,
+  });
 }

@@ -56,12 +56,29 @@ export function shardRefusals(
  * its first block starts on the servers the run starts (no restart before it).
  */
 export function shardSchedule(schedule: CompareSchedule, shard: Shard): CompareSchedule {
-  const mine = new Set(shardBlocks(schedule.blocks.length, shard));
+  // every N-th block by its place (a further look's blocks number on from the design's)
   const blocks = schedule.blocks
-    .filter((b) => mine.has(b.block))
+    .filter((_, i) => i % shard.of === shard.index - 1)
     .map((b, i) => (i === 0 ? { ...b, restarts: [], reload: undefined } : b))
     .map(({ reload, ...b }) => (reload ? { ...b, reload } : b));
   // a shard runs its share of the design; further looks are the merge's (merged parts judged once)
   const { further: _further, ...whole } = schedule;
   return { ...whole, blocks, shard };
+}
+
+/** What a shard's result records of its share: K/N, the seed, order and blocks, its wave, the spec as given. */
+export function partOf(
+  shard: Shard,
+  schedule: CompareSchedule,
+  given: { hash: string; raw: Record<string, unknown> },
+) {
+  return {
+    ...shard,
+    seed: schedule.seed,
+    order: schedule.order,
+    blocks: schedule.blocks.map((b) => b.block),
+    ...(schedule.wave ? { look: schedule.wave.look } : {}),
+    spec_sha256: given.hash,
+    spec: given.raw,
+  };
 }

@@ -210,6 +210,8 @@ export const ResultSchema = z.strictObject({
         order: z.enum(["interleaved", "duet"]),
         /** The blocks of the comparison this part ran (numbered as in the whole). */
         blocks: z.array(z.number().int().positive()),
+        /** A further look's wave (compare --look-of): the look it ran (absent: the design's blocks). */
+        look: z.number().int().min(2).optional(),
         spec_sha256: z.string(),
         spec: z.record(z.string(), z.unknown()),
       }),

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-FJVSOIOH.js";
+} from "./chunk-DX4BCWFA.js";
 import {
   reapEntries
 } from "./chunk-IT3EAII6.js";

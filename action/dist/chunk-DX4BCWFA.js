@@ -7791,6 +7791,8 @@ var ResultSchema = external_exports.strictObject({
       order: external_exports.enum(["interleaved", "duet"]),
       /** The blocks of the comparison this part ran (numbered as in the whole). */
       blocks: external_exports.array(external_exports.number().int().positive()),
+      /** A further look's wave (compare --look-of): the look it ran (absent: the design's blocks). */
+      look: external_exports.number().int().min(2).optional(),
       spec_sha256: external_exports.string(),
       spec: external_exports.record(external_exports.string(), external_exports.unknown())
     }),

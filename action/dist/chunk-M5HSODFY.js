@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-FJVSOIOH.js";
+} from "./chunk-DX4BCWFA.js";
 import {
   record,
   sshArgs
@@ -7476,6 +7476,15 @@ function furtherBlocks(s2, names, cells, look) {
     };
   });
 }
+function waveSchedule(s2, names, cells, look, open) {
+  const { further: _further, ...rest } = s2;
+  return { ...rest, blocks: furtherBlocks(s2, names, cells, look), wave: { look, cells: open } };
+}
+function lastRoundOf(s2, look) {
+  const design = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
+  const f = s2.further;
+  return look <= 1 || !f ? design : design + (look - 1) * f.blocks * f.roundsPerBlock;
+}
 function seedOf(text3) {
   let h2 = 2166136261;
   for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
@@ -7578,212 +7587,6 @@ function scheduleLines(s2) {
     );
   return out;
 }
-
-// action/src/pipeline/shard.ts
-function parseShard(text3, flag2 = "--shard") {
-  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
-  const index6 = Number(m3?.[1]);
-  const of = Number(m3?.[2]);
-  if (!m3 || of < 1 || index6 < 1 || index6 > of)
-    throw new InputError(
-      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4); got ${JSON.stringify(text3)}`
-    );
-  return { index: index6, of };
-}
-function shardBlocks(blocks, shard) {
-  return Array.from({ length: blocks }, (_, i) => i + 1).filter(
-    (b10) => (b10 - 1) % shard.of === shard.index - 1
-  );
-}
-function shardRefusals(compare3, shard, seedGiven) {
-  const out = [];
-  if (!seedGiven && compare3.seed === void 0)
-    out.push(
-      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
-    );
-  if (compare3.blocks < shard.of)
-    out.push(
-      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
-    );
-  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
-    out.push(
-      `--shard: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
-    );
-  return out;
-}
-function shardSchedule(schedule, shard) {
-  const mine = new Set(shardBlocks(schedule.blocks.length, shard));
-  const blocks = schedule.blocks.filter((b10) => mine.has(b10.block)).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
-  const { further: _further, ...whole } = schedule;
-  return { ...whole, blocks, shard };
-}
-
-// action/src/pipeline/plan.ts
-function planTarget(loaded, o) {
-  const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
-  const kinds = new Set(variants.map((v) => v.target.kind));
-  if (kinds.size > 1)
-    throw new InputError(
-      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`
-    );
-  return kindOf(loaded.spec.target.kind).plan({
-    file: loaded.path,
-    variants,
-    ...loaded.profile ? { profile: loaded.profile } : {},
-    blocks: loaded.variants?.compare.blocks ?? 1,
-    prefix: o.prefix,
-    matrixSeconds: matrixSeconds(loaded),
-    maxConnections: Math.max(
-      ...loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]
-    ),
-    ...loaded.spec.data ? { data: loaded.spec.data } : {},
-    loads: loadsOf(loaded),
-    ...o.runId ? { runId: o.runId } : {},
-    ...o.cores ? { cores: o.cores } : {}
-  });
-}
-var PLAN_FORMAT = "tiperf.plan/1";
-async function planRun(given, o) {
-  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
-  const { target: target2, loaded, designLine } = await targetAndDesign(given, o, prefix);
-  const phases = phasesOf(loaded, target2, o);
-  const warnings = warningsOf(loaded, target2, o);
-  const est = estimate(loaded, target2);
-  const confirm = confirmation(loaded, est.seconds);
-  const cost = costPlan(loaded.spec, target2);
-  const whole = scheduleOf(
-    loaded,
-    phases.grouped,
-    o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
-  );
-  const detect = whole ? detectionOf(loaded, whole.looks.length) : void 0;
-  const { schedule, shardLine, shardRefused } = shareOf(loaded, whole, o, est.seconds);
-  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : void 0;
-  const refusals = [
-    ...shardRefused,
-    ...runners?.refusals ?? [],
-    ...target2.refusals,
-    ...budgetRefusal(loaded, est.seconds),
-    ...duetRefusals(loaded, target2, o.cores),
-    ...phases.refusals,
-    ...detect?.refusals ?? [],
-    ...cost.refusals
-  ];
-  const orderLine = orderLineOf(given, loaded, target2, o.cores);
-  const head = [
-    ...target2.about,
-    ...orderLine ? [orderLine] : [],
-    ...designLine ? [designLine] : [],
-    est.text,
-    ...shardLine ? [shardLine] : [],
-    ...runners?.lines ?? [],
-    ...o.shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
-    ...cost.text ? [cost.text] : [],
-    ...detect?.lines ?? [],
-    ...warnings.map((w2) => `warning: ${w2}`),
-    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`)
-  ];
-  const text3 = planText(head, phases, loaded, schedule);
-  const json2 = {
-    format: PLAN_FORMAT,
-    kind: target2.kind,
-    profile: target2.profile,
-    prefix,
-    ...o.runId ? { run_id: o.runId } : {},
-    seconds: est.seconds,
-    ...confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {},
-    ...cost.json ? { cost: cost.json } : {},
-    warnings,
-    refusals,
-    steps: stepsJson(phases),
-    ...schedule ? { schedule } : {}
-  };
-  const files = {
-    "plan.txt": text3,
-    "plan.json": `${JSON.stringify(json2, null, 2)}
-`
-  };
-  for (const [name, body] of Object.entries(target2.files)) files[join3(target2.kind, name)] = body;
-  return {
-    loaded,
-    text: text3,
-    files,
-    target: target2,
-    refusals,
-    seconds: est.seconds,
-    warnings,
-    ...schedule ? { schedule } : {},
-    ...loadPlanOf(phases),
-    given,
-    options: o
-  };
-}
-function warningsOf(loaded, target2, o) {
-  const notOwn = target2.remoteDeploy === true || target2.ownership === "borrowed";
-  const command = o.command ?? (loaded.variants ? "compare" : "run");
-  return [...target2.warnings, ...specWarnings(loaded, command, o.cores, target2.remoteLoad, notOwn)];
-}
-async function targetAndDesign(given, o, prefix) {
-  const targetOpts = {
-    prefix,
-    ...o.runId ? { runId: o.runId } : {},
-    ...o.cores ? { cores: o.cores } : {}
-  };
-  const target2 = o.target ?? await planTarget(o.profile ? { ...given, profile: o.profile } : given, targetOpts);
-  const loaded = resolveOrder(given, target2, o.cores);
-  const design = o.target ? void 0 : duetDesign(loaded);
-  if (!design) return { target: target2, loaded };
-  const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
-  if (again.refusals.length > target2.refusals.length) return { target: target2, loaded };
-  const c4 = design.variants?.compare;
-  return {
-    target: again,
-    loaded: design,
-    designLine: `compare.blocks ${c4?.blocks}${c4?.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out \u2014 fresh servers${c4?.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`
-  };
-}
-function orderLineOf(given, loaded, target2, cores2) {
-  const order = loaded.variants?.compare.order;
-  if (!order) return void 0;
-  const auto = given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target2, cores2).join("; ")}` : ""})` : "";
-  if (order !== "duet") return `variants compared: ${order}${auto}`;
-  const sets = cpuSets(usableCpus().slice(0, cores2 ?? usableCpus().length), loaded.variants?.all.length ?? 2);
-  const caveats = duetCaveats(loaded, cores2).map(
-    (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
-  ).join("");
-  return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
-}
-function runnersOf(loaded, whole, n, seconds2) {
-  if (!loaded.variants)
-    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
-  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
-  const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
-  const longest = Math.max(...shares.map(minutes2));
-  return {
-    refusals,
-    lines: [
-      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes2(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
-    ]
-  };
-}
-function shareOf(loaded, whole, o, seconds2) {
-  const shard = o.shard;
-  if (!shard) return { schedule: whole, shardLine: void 0, shardRefused: [] };
-  if (!whole || !loaded.variants)
-    return {
-      schedule: whole,
-      shardLine: void 0,
-      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
-    };
-  const schedule = shardSchedule(whole, shard);
-  const minutes2 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
-  return {
-    schedule,
-    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes2} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
-    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
-  };
-}
 function scheduleOf(loaded, grouped, seed) {
   const variants = loaded.variants;
   if (!variants) return void 0;
@@ -7802,323 +7605,53 @@ function scheduleOf(loaded, grouped, seed) {
     looks: compare3.looks
   });
 }
-function planText(head, p, loaded, schedule) {
-  const order = loaded.variants?.compare.order;
-  const lines2 = [
-    ...head,
-    "",
-    "steps, in the order the run takes them:",
-    ...p.setup.map(stepLine),
-    ...p.grouped ? [
-      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
-      ...p.perGroup.map(stepLine),
-      "  and per cell of a group:"
-    ] : [
-      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
-    ],
-    ...p.perCell.map(stepLine),
-    "  then:",
-    ...p.end.map(stepLine),
-    ...schedule ? ["", ...scheduleLines(schedule)] : []
-  ];
-  return `${lines2.join("\n")}
-`;
-}
-async function writePlan(plan, dir) {
-  const written = [];
-  for (const [name, text3] of Object.entries(plan.files)) {
-    await mkdir3(join3(dir, name, ".."), { recursive: true });
-    await writeAtomic(join3(dir, name), text3);
-    written.push(join3(dir, name));
-  }
-  return written;
-}
-function costPlan(spec, target2) {
-  const given = target2.cost?.metrics ?? kindOf(spec.target.kind).costMetrics ?? [];
-  const judged2 = [
-    ...new Set(spec.workloads.flatMap((w2) => Object.keys(w2.judge).filter((m3) => costMetric(m3))))
-  ];
-  const refusals = judged2.filter((m3) => !given.includes(m3) && !(given.length && m3.endsWith(PER_OP))).map(
-    (m3) => `metrics.${m3}: ${target2.cost?.missing?.[m3] ? `${target2.cost.missing[m3]}; ` : ""}no ${m3} from ${target2.cost ? target2.cost.source : `target.kind ${spec.target.kind}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`
-  );
-  const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
-  if (!given.length || !counted) return { refusals };
-  const source4 = target2.cost?.source ?? "the servers' own counters";
-  return {
-    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${given.includes("go_stmts_per_op") ? `${CODE_IDLE_WINDOW_S}s (a counting build: its idle statements come in bursts)` : `${IDLE_WINDOW_S}s`} after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
-    json: {
-      judged: judged2,
-      idle_window_s: given.includes("go_stmts_per_op") ? CODE_IDLE_WINDOW_S : IDLE_WINDOW_S,
-      background: "idle-rate subtracted"
-    },
-    refusals
-  };
-}
 
-// action/src/pipeline/progress.ts
-function formatSeconds(s2) {
-  const total = Math.max(0, Math.round(s2));
-  const h2 = Math.floor(total / 3600);
-  const m3 = Math.floor(total % 3600 / 60);
-  const sec = total % 60;
-  return h2 > 0 ? `${h2}h${String(m3).padStart(2, "0")}m` : m3 > 0 ? `${m3}m${String(sec).padStart(2, "0")}s` : `${sec}s`;
-}
-var Progress = class {
-  constructor(total, plannedSeconds, log7) {
-    this.total = total;
-    this.plannedSeconds = plannedSeconds;
-    this.log = log7;
-  }
-  total;
-  plannedSeconds;
-  log;
-  done = 0;
-  plannedDone = 0;
-  started = Date.now();
-  start(label) {
-    const elapsed = (Date.now() - this.started) / 1e3;
-    const rate = this.plannedDone > 0 ? elapsed / this.plannedDone : 1;
-    const left = (this.plannedSeconds - this.plannedDone) * rate;
-    this.log(
-      `[${this.done + 1}/${this.total}] ${label} \xB7 ${this.total - this.done - 1} after this \xB7 elapsed ${formatSeconds(elapsed)}, ~${formatSeconds(left)} left`
+// action/src/pipeline/shard.ts
+function parseShard(text3, flag2 = "--shard") {
+  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
+  const index6 = Number(m3?.[1]);
+  const of = Number(m3?.[2]);
+  if (!m3 || of < 1 || index6 < 1 || index6 > of)
+    throw new InputError(
+      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4); got ${JSON.stringify(text3)}`
     );
-  }
-  finish(plannedSeconds) {
-    this.done += 1;
-    this.plannedDone += plannedSeconds;
-  }
-};
-
-// action/src/pipeline/run.ts
-var TIPERF_VERSION = "1.0.0";
-var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
-async function startResult(loaded, opts) {
-  await checkOutDir(opts.outDir);
-  const runId = newRunId(loaded.spec.name);
-  const runPlan = await planRun(loaded, {
-    runId,
-    command: opts.command,
-    ...opts.seed !== void 0 ? { seed: opts.seed } : {},
-    ...opts.shard ? { shard: opts.shard } : {}
-  });
-  const plan = runPlan.target;
-  if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
-  checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
-    remoteLoad: plan.remoteLoad,
-    borrowed: plan.ownership === "borrowed",
-    remoteDeploy: plan.remoteDeploy ?? false
-  });
-  const warnings = runPlan.warnings;
-  for (const w2 of warnings) opts.log(`warning: ${w2}`);
-  const runDir = await RunDir.create(opts.outDir, runId);
-  await writePlan(runPlan, runDir.dir);
-  if (loaded.composed !== void 0) {
-    const file = join4(runDir.dir, "spec.yaml");
-    await writeAtomic(file, `# composed by tiperf from ${loaded.path}
-${loaded.composed}`);
-    loaded.path = file;
-    runPlan.loaded.path = file;
-  }
-  runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
-    () => async () => {
-    }
-  );
-  const result = await newResult(loaded, runId, plan.profile, warnings);
-  try {
-    await runDir.writeResult(result);
-  } catch (e) {
-    await runDir.release();
-    await runDir.forget();
-    throw e;
-  }
-  try {
-    const deployment = await plan.open({
-      runId,
-      runDir: runDir.dir,
-      rawDir: join4(runDir.dir, "raw"),
-      log: opts.log,
-      signal: opts.signal
-    });
-    const ran = await planOnceOpen(runPlan, deployment, runDir.dir, opts.log).catch(async (e) => {
-      await deployment.stop().catch((err) => opts.log(`teardown: ${err.message}`));
-      throw e;
-    });
-    return { result, runDir, deployment, plan: ran.target, runPlan: ran };
-  } catch (e) {
-    const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
-    throw Object.assign(ended, { runDir: runDir.dir });
-  }
+  return { index: index6, of };
 }
-async function newResult(loaded, runId, profile, warnings) {
-  return {
-    format: "tiperf.result",
-    version: 2,
-    run_id: runId,
-    status: "running",
-    started_at: (/* @__PURE__ */ new Date()).toISOString(),
-    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
-    profile,
-    targets: [],
-    host: await hostFacts(),
-    tools: { tiperf: TIPERF_VERSION, ...await toolVersions(loaded.spec) },
-    cells: [],
-    ...warnings.length ? { warnings } : {}
-  };
-}
-async function planOnceOpen(runPlan, deployment, dir, log7) {
-  const remote = deployment.loadHost?.();
-  const loadHostCores2 = remote ? await loadHostCores(remote, log7) : void 0;
-  if (!deployment.plan && loadHostCores2 === void 0) return runPlan;
-  const again = await planRun(runPlan.given, {
-    ...runPlan.options,
-    ...deployment.plan ? { target: deployment.plan } : {},
-    ...loadHostCores2 !== void 0 ? { loadHostCores: loadHostCores2 } : {}
-  });
-  await writePlan(again, dir);
-  log7(
-    deployment.plan ? "plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):" : `plan: the load host has ${loadHostCores2} CPU(s); the plan with its data steps' threads (plan.txt, plan.json written again):`
-  );
-  for (const line5 of again.text.trimEnd().split("\n")) log7(`  ${line5}`);
-  return again;
-}
-function benchStart(deployment, runPlan, variant, signal) {
-  const remote = deployment.loadHost?.();
-  const launcher = deployment.loadLauncher?.();
-  return {
-    start: (o) => deployment.target(variant, { ...o, signal }),
-    steps: runPlan.loadSteps,
-    planned: {
-      connection: runPlan.target.connection(variant),
-      on: (connection) => runPlan.loadStepsOn(variant, connection)
-    },
-    executed: deployment.executed,
-    ...remote ? { remote } : {},
-    ...launcher ? { launcher } : {}
-  };
-}
-async function closeDeployment(d, runDir, log7) {
-  await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join4(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
-`).catch(
-    () => {
-    }
-  );
-}
-async function toolVersions(spec) {
-  const out = {};
-  for (const w2 of spec.workloads) {
-    if (w2.driver in out) continue;
-    const driver = driverOf(w2.driver);
-    const tool = driver.findTool(w2.script);
-    if (!tool) continue;
-    const version2 = await driver.version?.(tool).catch(() => void 0);
-    out[w2.driver] = version2 ?? [tool.command, ...tool.prefix.filter((p) => p !== w2.script)].join(" ");
-  }
+function shardRefusals(compare3, shard, seedGiven) {
+  const out = [];
+  if (!seedGiven && compare3.seed === void 0)
+    out.push(
+      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+    );
+  if (compare3.blocks < shard.of)
+    out.push(
+      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
+    );
+  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
+    out.push(
+      `--shard: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
+    );
   return out;
 }
-async function finishResult(result, runDir, error3, signal, log7) {
-  let ended = error3;
-  const settle = () => {
-    result.finished_at = (/* @__PURE__ */ new Date()).toISOString();
-    if (ended) {
-      result.status = signal.aborted ? "interrupted" : "failed";
-      result.error = ended.message;
-    } else {
-      result.status = "complete";
-    }
+function shardSchedule(schedule, shard) {
+  const blocks = schedule.blocks.filter((_, i) => i % shard.of === shard.index - 1).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
+  const { further: _further, ...whole } = schedule;
+  return { ...whole, blocks, shard };
+}
+function partOf(shard, schedule, given) {
+  return {
+    ...shard,
+    seed: schedule.seed,
+    order: schedule.order,
+    blocks: schedule.blocks.map((b10) => b10.block),
+    ...schedule.wave ? { look: schedule.wave.look } : {},
+    spec_sha256: given.hash,
+    spec: given.raw
   };
-  settle();
-  await runDir.release();
-  try {
-    await writeAtomic(runDir.reportPath, runReportMarkdown(result));
-  } catch (e) {
-    if (ended) log7(`also: ${e.message}`);
-    else {
-      ended = e;
-      settle();
-    }
-  }
-  try {
-    await runDir.writeFinalResult(result);
-  } catch (e) {
-    if (!ended) ended = e;
-    else log7(`also: ${e.message}`);
-  }
-  await runDir.forget();
-  return ended;
 }
-async function runSpec(given, opts) {
-  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
-    throw new InputError(
-      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`
-    );
-  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
-  const loaded = await withSourceBuilds(given, opts);
-  const { spec } = loaded;
-  const { result, runDir, deployment, runPlan } = await startResult(loaded, {
-    outDir: opts.outDir,
-    command: "run",
-    log: opts.log,
-    signal: opts.signal
-  });
-  opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
-  const cells = shardCells(planCells(spec), opts.shard);
-  if (opts.shard) {
-    result.shard = {
-      index: opts.shard.index,
-      of: opts.shard.of,
-      cells: cells.map(cellLabel),
-      spec_sha256: given.hash,
-      spec: given.raw
-    };
-    opts.log(`shard ${opts.shard.index} of ${opts.shard.of}: ${cells.map(cellLabel).join(", ")}`);
-  }
-  let error3;
-  let bench;
-  try {
-    bench = await Bench.open({
-      variant: "base",
-      spec,
-      targetSpec: spec.target,
-      runDir,
-      maxConnections: maxThreads(spec),
-      log: opts.log,
-      signal: opts.signal,
-      ...benchStart(deployment, runPlan, "base", opts.signal),
-      ...buildField(loaded, "base")
-    });
-    result.targets.push(bench.info());
-    await runDir.writeResult(result);
-    const progress = new Progress(
-      cells.length,
-      cells.reduce((s2, c4) => s2 + cellSeconds(c4), 0),
-      opts.log
-    );
-    for (const plan of cells) {
-      progress.start(cellLabel(plan));
-      const cell2 = await runCellStallAware(bench, plan, opts.signal, opts.log);
-      result.cells.push(cell2);
-      await runDir.writeResult(result);
-      progress.finish(cellSeconds(plan));
-      if (cell2.status === "failed") throw new RunError(cell2.error ?? `cell ${cellLabel(plan)} failed`);
-    }
-  } catch (e) {
-    error3 = e;
-  } finally {
-    await bench?.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
-    await closeDeployment(deployment, runDir, opts.log);
-    error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
-  }
-  if (error3) {
-    if (error3 instanceof RunError) throw Object.assign(error3, { runDir: runDir.dir });
-    throw error3;
-  }
-  return { result, runDir, exitCode: EXIT.ok };
-}
-function buildField(loaded, variant) {
-  const build = variantBuild(loaded, variant);
-  return build ? { build } : {};
-}
+
+// action/src/pipeline/waves.ts
+import { readFile as readFile3 } from "node:fs/promises";
 
 // action/src/compare/what-moved.ts
 var COUNTER_CONFIDENCE = 0.99;
@@ -8460,7 +7993,15 @@ var VerdictSchema = external_exports.strictObject({
     taken: external_exports.number().int().positive(),
     max: external_exports.number().int().positive(),
     design: external_exports.number().int().positive(),
-    stopped: external_exports.string().optional()
+    stopped: external_exports.string().optional(),
+    /**
+     * A comparison merged from shards: the further look due next (its number and its undecided
+     * cells), run as a wave of shards (compare --look-of); absent when none is.
+     */
+    next: external_exports.strictObject({
+      look: external_exports.number().int().min(2),
+      cells: external_exports.array(external_exports.strictObject({ workload: external_exports.string(), threads: external_exports.number().int().positive() }))
+    }).optional()
   }).optional(),
   cells: external_exports.array(CellJudgementSchema),
   /**
@@ -8473,13 +8014,17 @@ var VerdictSchema = external_exports.strictObject({
     merged: external_exports.array(
       external_exports.strictObject({
         index: external_exports.number().int().positive(),
+        /** A further look's wave (compare --look-of) this part ran; absent: the design's blocks. */
+        look: external_exports.number().int().min(2).optional(),
         blocks: external_exports.array(external_exports.number().int().positive()),
         status: external_exports.string(),
         runner: external_exports.string(),
         result: external_exports.string()
       })
     ),
-    missing: external_exports.array(external_exports.number().int().positive())
+    missing: external_exports.array(external_exports.number().int().positive()),
+    /** Shards of a further look's wave that left no part ("K of look L"). */
+    missing_in_looks: external_exports.array(external_exports.string()).optional()
   }).optional(),
   /**
    * An expected cost, accepted: a maintainer (`by`, through the workflow's perf-regression-expected
@@ -8571,6 +8116,690 @@ var VerdictSchema = external_exports.strictObject({
 });
 function readVerdict(file) {
   return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
+}
+
+// action/src/pipeline/looks-run.ts
+var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
+async function lookAgain(r) {
+  const f = r.schedule.further;
+  const design = r.schedule.looks.length;
+  const looked = {
+    final: /* @__PURE__ */ new Map(),
+    last: r.judge(design - 1),
+    taken: 1,
+    max: f.looks + 1,
+    beyond: /* @__PURE__ */ new Set()
+  };
+  const settle = (cells, look) => {
+    for (const c4 of cells)
+      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
+        looked.final.set(judgementKey(c4), { ...c4, looks: look });
+  };
+  settle(looked.last.cells, 1);
+  for (let look = 2; look <= f.looks + 1; look++) {
+    const reach = (f.looks + 2 - look) * f.blocks;
+    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
+    for (const c4 of undecided)
+      if (c4.needed === void 0 || c4.needed > c4.n + reach) looked.beyond.add(judgementKey(c4));
+      else looked.beyond.delete(judgementKey(c4));
+    const open = new Set(
+      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
+    );
+    if (open.size === 0) {
+      if (looked.beyond.size) {
+        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
+        r.log(`not looking again: ${looked.stopped}`);
+      }
+      break;
+    }
+    const only = new Set(r.keys.flatMap((k2, i) => open.has(k2) ? [i] : []));
+    const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
+    const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
+    const spent = r.spentSeconds();
+    const present = r.measured?.(look) === true;
+    if (!present && r.budget !== void 0 && spent + needS > r.budget) {
+      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
+      r.log(`not looking again: ${looked.stopped}`);
+      break;
+    }
+    if (r.measured && !present) {
+      looked.next = { look, cells: only };
+      break;
+    }
+    r.log(
+      `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
+    );
+    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
+    looked.last = r.judge(design + look - 2);
+    looked.taken = look;
+    settle(
+      looked.last.cells.filter((c4) => open.has(cellKeyOf(cellOf(c4)))),
+      look
+    );
+  }
+  return looked;
+}
+var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
+
+// action/src/pipeline/waves.ts
+var cellText = (c4) => `${c4.workload} threads=${c4.threads}`;
+function waveOf(loaded, whole, wave, shard) {
+  const variants = loaded.variants;
+  const refusals = [];
+  if (!variants)
+    return { refusals: ["--look-of: a further look is a share of a comparison; this spec has no variants"] };
+  const f = whole.further;
+  if (!f || wave.look > f.looks + 1)
+    refusals.push(
+      `--look-of: look ${wave.look} is not one ${loaded.path} may take (compare.looks ${variants.compare.looks}${f ? "" : ", further looks need compare.blocks of 3 or more"})`
+    );
+  if (!shard)
+    refusals.push(
+      "--look-of: a further look as a wave runs on the comparison's runners: give --shard K/N (one runner takes its looks itself, in one tiperf compare)"
+    );
+  const planned = planCells(variants.base.spec);
+  const indices = wave.cells.map(
+    (c4) => planned.findIndex((p) => p.workload.name === c4.workload && p.threads === c4.threads)
+  );
+  const absent = wave.cells.filter((_, i) => indices[i] < 0);
+  if (absent.length)
+    refusals.push(
+      `--look-of: ${absent.map(cellText).join(", ")} are not cells of ${loaded.path}: give the spec the verdict judged`
+    );
+  const names = variants.all.map((v) => v.name);
+  const schedule = waveSchedule(
+    whole,
+    names,
+    planned.length,
+    wave.look,
+    indices.filter((i) => i >= 0)
+  );
+  const line5 = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b10) => b10.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
+  return { schedule, line: line5, refusals };
+}
+async function readWave(file, flag2) {
+  let v;
+  try {
+    v = VerdictSchema.safeParse(JSON.parse(await readFile3(file, "utf8"))).data;
+  } catch (e) {
+    const code = e.code;
+    throw new InputError(
+      `${flag2} ${file}: ${code ? `cannot read the file (${code})` : "not JSON"}: give the verdict.json of \`tiperf merge\``
+    );
+  }
+  if (!v)
+    throw new InputError(`${flag2} ${file}: not a tiperf verdict: give the verdict.json of \`tiperf merge\``);
+  const next = v.looks?.next;
+  if (!next)
+    throw new InputError(
+      `${flag2} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`
+    );
+  return next;
+}
+function pendingText(next, runners) {
+  return `look ${next.look} follows as a wave of ${runners} shard(s) (tiperf compare --look-of this verdict.json): ${next.cells.map(cellText).join(", ")} again; the check's verdict is the merge of every part after it`;
+}
+async function judgeWaves(w2) {
+  const { parts, result } = w2;
+  const plan = w2.loaded.variants;
+  const { compare: compare3 } = plan;
+  const names = plan.all.map((v) => v.name);
+  const first = parts[0];
+  const whole = scheduleOf(w2.loaded, false, first.shard.seed);
+  const f = whole?.further;
+  if (!whole || !f) return void 0;
+  const allowed = Math.min(compare3.looks, w2.maxLooks ?? 1);
+  const design = whole.looks.length;
+  const shares = lookShares(design, compare3.looks);
+  const keys4 = planCells(plan.base.spec).map(
+    (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
+  );
+  const taken = new Set(parts.map((p) => p.shard.look ?? 1));
+  const seconds2 = (p) => (Date.parse(p.result.finished_at ?? p.result.started_at) - Date.parse(p.result.started_at)) / 1e3;
+  const lookSeconds = (look) => Math.max(0, ...parts.filter((p) => (p.shard.look ?? 1) === look).map(seconds2));
+  const cellRounds = result.cells.filter((c4) => c4.variant === plan.base.name).length;
+  const looked = await lookAgain({
+    schedule: { ...whole, further: { ...f, looks: allowed - 1 } },
+    names,
+    budget: compare3.budget,
+    log: w2.log,
+    runners: first.shard.of,
+    judge: (look) => {
+      const upTo = lastRoundOf(whole, look < design ? 1 : look - design + 2);
+      const seen = { ...result, cells: result.cells.filter((c4) => c4.round <= upTo) };
+      return judgeFamily(
+        seen,
+        plan.base.spec,
+        plan.base.name,
+        names.slice(1),
+        compare3.confidence,
+        shares.length,
+        shares[look]
+      );
+    },
+    keys: keys4,
+    secondsPerCellRound: () => parts.reduce((s2, p) => s2 + seconds2(p), 0) / Math.max(1, cellRounds),
+    spentSeconds: () => [...taken].reduce((s2, l) => s2 + lookSeconds(l), 0),
+    measured: (look) => taken.has(look),
+    runBlock: async () => {
+    }
+  });
+  const next = looked.next && {
+    look: looked.next.look,
+    cells: [...looked.next.cells].map((i) => cellOfKey(keys4[i]))
+  };
+  const capped = allowed < compare3.looks && looked.taken >= allowed && !looked.stopped;
+  if (next) looked.stopped = pendingText(next, first.shard.of);
+  else if (capped)
+    looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;
+  return {
+    judged: lookedJudgement(looked),
+    looks: {
+      taken: looked.taken,
+      max: compare3.looks,
+      design,
+      ...looked.stopped ? { stopped: looked.stopped } : {},
+      ...next ? { next } : {}
+    }
+  };
+}
+var cellOfKey = (key2) => {
+  const [, workload, threads] = key2.split("\0");
+  return { workload, threads: Number(threads) };
+};
+
+// action/src/pipeline/plan.ts
+function planTarget(loaded, o) {
+  const variants = loaded.variants ? loaded.variants.all.map((v) => ({ name: v.name, target: v.spec.target })) : [{ name: "base", target: loaded.spec.target }];
+  const kinds = new Set(variants.map((v) => v.target.kind));
+  if (kinds.size > 1)
+    throw new InputError(
+      `${loaded.path}: target.kind: variants run on one kind of target (here ${[...kinds].join(", ")}); compare versions or configs of one kind`
+    );
+  return kindOf(loaded.spec.target.kind).plan({
+    file: loaded.path,
+    variants,
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    blocks: loaded.variants?.compare.blocks ?? 1,
+    prefix: o.prefix,
+    matrixSeconds: matrixSeconds(loaded),
+    maxConnections: Math.max(
+      ...loaded.variants?.all.map((v) => maxThreads(v.spec)) ?? [maxThreads(loaded.spec)]
+    ),
+    ...loaded.spec.data ? { data: loaded.spec.data } : {},
+    loads: loadsOf(loaded),
+    ...o.runId ? { runId: o.runId } : {},
+    ...o.cores ? { cores: o.cores } : {}
+  });
+}
+var PLAN_FORMAT = "tiperf.plan/1";
+async function planRun(given, o) {
+  const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
+  const { target: target2, loaded, designLine } = await targetAndDesign(given, o, prefix);
+  const phases = phasesOf(loaded, target2, o);
+  const warnings = warningsOf(loaded, target2, o);
+  const est = estimate(loaded, target2);
+  const confirm = confirmation(loaded, est.seconds);
+  const cost = costPlan(loaded.spec, target2);
+  const design = scheduleOf(
+    loaded,
+    phases.grouped,
+    o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
+  );
+  const detect = design ? detectionOf(loaded, design.looks.length) : void 0;
+  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, o, est.seconds);
+  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : void 0;
+  const refusals = [
+    ...wave?.refusals ?? [],
+    ...shardRefused,
+    ...runners?.refusals ?? [],
+    ...target2.refusals,
+    ...budgetRefusal(loaded, est.seconds),
+    ...duetRefusals(loaded, target2, o.cores),
+    ...phases.refusals,
+    ...detect?.refusals ?? [],
+    ...cost.refusals
+  ];
+  const orderLine = orderLineOf(given, loaded, target2, o.cores);
+  const head = [
+    ...target2.about,
+    ...orderLine ? [orderLine] : [],
+    ...designLine ? [designLine] : [],
+    est.text,
+    ...wave?.line ? [wave.line] : [],
+    ...shardLine ? [shardLine] : [],
+    ...runners?.lines ?? [],
+    ...o.shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
+    ...cost.text ? [cost.text] : [],
+    ...detect?.lines ?? [],
+    ...warnings.map((w2) => `warning: ${w2}`),
+    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`)
+  ];
+  const text3 = planText(head, phases, loaded, schedule);
+  const json2 = {
+    format: PLAN_FORMAT,
+    kind: target2.kind,
+    profile: target2.profile,
+    prefix,
+    ...o.runId ? { run_id: o.runId } : {},
+    seconds: est.seconds,
+    ...confirm ? { confirm: { runs: confirm.runs, seconds_at_most: confirm.seconds_at_most } } : {},
+    ...cost.json ? { cost: cost.json } : {},
+    warnings,
+    refusals,
+    steps: stepsJson(phases),
+    ...schedule ? { schedule } : {}
+  };
+  const files = {
+    "plan.txt": text3,
+    "plan.json": `${JSON.stringify(json2, null, 2)}
+`
+  };
+  for (const [name, body] of Object.entries(target2.files)) files[join3(target2.kind, name)] = body;
+  return {
+    loaded,
+    text: text3,
+    files,
+    target: target2,
+    refusals,
+    seconds: est.seconds,
+    warnings,
+    ...schedule ? { schedule } : {},
+    ...loadPlanOf(phases),
+    given,
+    options: o
+  };
+}
+function warningsOf(loaded, target2, o) {
+  const notOwn = target2.remoteDeploy === true || target2.ownership === "borrowed";
+  const command = o.command ?? (loaded.variants ? "compare" : "run");
+  return [...target2.warnings, ...specWarnings(loaded, command, o.cores, target2.remoteLoad, notOwn)];
+}
+async function targetAndDesign(given, o, prefix) {
+  const targetOpts = {
+    prefix,
+    ...o.runId ? { runId: o.runId } : {},
+    ...o.cores ? { cores: o.cores } : {}
+  };
+  const target2 = o.target ?? await planTarget(o.profile ? { ...given, profile: o.profile } : given, targetOpts);
+  const loaded = resolveOrder(given, target2, o.cores);
+  const design = o.target ? void 0 : duetDesign(loaded);
+  if (!design) return { target: target2, loaded };
+  const again = await planTarget(o.profile ? { ...design, profile: o.profile } : design, targetOpts);
+  if (again.refusals.length > target2.refusals.length) return { target: target2, loaded };
+  const c4 = design.variants?.compare;
+  return {
+    target: again,
+    loaded: design,
+    designLine: `compare.blocks ${c4?.blocks}${c4?.reload_data ? ", reload_data" : ""}: a duet's design where the spec leaves compare.blocks out \u2014 fresh servers${c4?.reload_data ? " with their data loaded again" : ""} before each block, since one pair cannot tell a steady gap between two instances from a change (A/A duet banks here were centred only so); compare.blocks: 1 keeps one pair`
+  };
+}
+function orderLineOf(given, loaded, target2, cores2) {
+  const order = loaded.variants?.compare.order;
+  if (!order) return void 0;
+  const auto = given.variants?.compare.order === "auto" ? ` (compare.order: auto${order === "interleaved" ? `; no fair duet here: ${whyNotDuet(given, target2, cores2).join("; ")}` : ""})` : "";
+  if (order !== "duet") return `variants compared: ${order}${auto}`;
+  const sets = cpuSets(usableCpus().slice(0, cores2 ?? usableCpus().length), loaded.variants?.all.length ?? 2);
+  const caveats = duetCaveats(loaded, cores2).map(
+    (c4) => `; ${c4}: a quota is a share of one CPU's time, which binds only where the server would take more than that of its pair's set (tiperf reads the servers' cgroup throttling over every measured run and says so where a quota never bound)`
+  ).join("");
+  return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
+}
+function runnersOf(loaded, whole, n, seconds2) {
+  if (!loaded.variants)
+    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
+  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
+  const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
+  const longest = Math.max(...shares.map(minutes2));
+  return {
+    refusals,
+    lines: [
+      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes2(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
+    ]
+  };
+}
+function waveAndShare(loaded, design, o, seconds2) {
+  const wave = o.look && design ? waveOf(loaded, design, o.look, o.shard) : void 0;
+  const whole = wave?.schedule ?? design;
+  const cells = Math.max(1, design?.blocks[0]?.rounds[0]?.turns.length ?? 1);
+  const share = wave?.schedule ? wave.schedule.wave.cells.length / cells : 1;
+  return { wave, whole, ...shareOf(loaded, whole, o, seconds2 * share) };
+}
+function shareOf(loaded, whole, o, seconds2) {
+  const shard = o.shard;
+  if (!shard) return { schedule: whole, shardLine: void 0, shardRefused: [] };
+  if (!whole || !loaded.variants)
+    return {
+      schedule: whole,
+      shardLine: void 0,
+      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
+    };
+  const schedule = shardSchedule(whole, shard);
+  const minutes2 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
+  return {
+    schedule,
+    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes2} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
+    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
+  };
+}
+function planText(head, p, loaded, schedule) {
+  const order = loaded.variants?.compare.order;
+  const lines2 = [
+    ...head,
+    "",
+    "steps, in the order the run takes them:",
+    ...p.setup.map(stepLine),
+    ...p.grouped ? [
+      "  then per block, each variant's rounds as a group (variants in a balanced order over blocks), before each group as needed:",
+      ...p.perGroup.map(stepLine),
+      "  and per cell of a group:"
+    ] : [
+      `  then every round${loaded.variants ? order === "duet" ? ", both variants at once" : ", each variant in a balanced order" : ""}, per cell:`
+    ],
+    ...p.perCell.map(stepLine),
+    "  then:",
+    ...p.end.map(stepLine),
+    ...schedule ? ["", ...scheduleLines(schedule)] : []
+  ];
+  return `${lines2.join("\n")}
+`;
+}
+async function writePlan(plan, dir) {
+  const written = [];
+  for (const [name, text3] of Object.entries(plan.files)) {
+    await mkdir3(join3(dir, name, ".."), { recursive: true });
+    await writeAtomic(join3(dir, name), text3);
+    written.push(join3(dir, name));
+  }
+  return written;
+}
+function costPlan(spec, target2) {
+  const given = target2.cost?.metrics ?? kindOf(spec.target.kind).costMetrics ?? [];
+  const judged2 = [
+    ...new Set(spec.workloads.flatMap((w2) => Object.keys(w2.judge).filter((m3) => costMetric(m3))))
+  ];
+  const refusals = judged2.filter((m3) => !given.includes(m3) && !(given.length && m3.endsWith(PER_OP))).map(
+    (m3) => `metrics.${m3}: ${target2.cost?.missing?.[m3] ? `${target2.cost.missing[m3]}; ` : ""}no ${m3} from ${target2.cost ? target2.cost.source : `target.kind ${spec.target.kind}`}; ${given.length ? `it gives ${given.join(", ")}` : "it gives no cost metric"}`
+  );
+  const counted = spec.workloads.some((w2) => driverOf(w2.driver).operations(w2) !== void 0);
+  if (!given.length || !counted) return { refusals };
+  const source4 = target2.cost?.source ?? "the servers' own counters";
+  return {
+    text: `cost per operation (${given.join(", ")}): ${source4} read at each measured window's start and end \xF7 the operations the load tool counted; ${judged2.length ? `judged (can fail the check): ${judged2.join(", ")}` : `${READ_COST} read beside throughput, judged in none (list one under metrics: to fail the check on it)`}; background work kept out: the idle servers' rate over ${given.includes("go_stmts_per_op") ? `${CODE_IDLE_WINDOW_S}s (a counting build: its idle statements come in bursts)` : `${IDLE_WINDOW_S}s`} after each start and data load, and one reading's own cost, taken off every cell (judged with the run's mean over all its servers); every other counter the servers keep is read too, and those that moved beyond their noise are listed per operation (per second where they follow the clock), never judged unless named under metrics ("<counter>/op")${target2.cost?.note ? `; ${target2.cost.note}` : ""}`,
+    json: {
+      judged: judged2,
+      idle_window_s: given.includes("go_stmts_per_op") ? CODE_IDLE_WINDOW_S : IDLE_WINDOW_S,
+      background: "idle-rate subtracted"
+    },
+    refusals
+  };
+}
+
+// action/src/pipeline/progress.ts
+function formatSeconds(s2) {
+  const total = Math.max(0, Math.round(s2));
+  const h2 = Math.floor(total / 3600);
+  const m3 = Math.floor(total % 3600 / 60);
+  const sec = total % 60;
+  return h2 > 0 ? `${h2}h${String(m3).padStart(2, "0")}m` : m3 > 0 ? `${m3}m${String(sec).padStart(2, "0")}s` : `${sec}s`;
+}
+var Progress = class {
+  constructor(total, plannedSeconds, log7) {
+    this.total = total;
+    this.plannedSeconds = plannedSeconds;
+    this.log = log7;
+  }
+  total;
+  plannedSeconds;
+  log;
+  done = 0;
+  plannedDone = 0;
+  started = Date.now();
+  start(label) {
+    const elapsed = (Date.now() - this.started) / 1e3;
+    const rate = this.plannedDone > 0 ? elapsed / this.plannedDone : 1;
+    const left = (this.plannedSeconds - this.plannedDone) * rate;
+    this.log(
+      `[${this.done + 1}/${this.total}] ${label} \xB7 ${this.total - this.done - 1} after this \xB7 elapsed ${formatSeconds(elapsed)}, ~${formatSeconds(left)} left`
+    );
+  }
+  finish(plannedSeconds) {
+    this.done += 1;
+    this.plannedDone += plannedSeconds;
+  }
+};
+
+// action/src/pipeline/run.ts
+var TIPERF_VERSION = "1.0.0";
+var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
+async function startResult(loaded, opts) {
+  await checkOutDir(opts.outDir);
+  const runId = newRunId(loaded.spec.name);
+  const runPlan = await planRun(loaded, {
+    runId,
+    command: opts.command,
+    ...opts.seed !== void 0 ? { seed: opts.seed } : {},
+    ...opts.shard ? { shard: opts.shard } : {},
+    ...opts.look ? { look: opts.look } : {}
+  });
+  const plan = runPlan.target;
+  if (runPlan.refusals.length) throw new InputError(runPlan.refusals.join("\n"));
+  checkTools(loaded.variants ? loaded.variants.all.map((v) => v.spec) : [loaded.spec], {
+    remoteLoad: plan.remoteLoad,
+    borrowed: plan.ownership === "borrowed",
+    remoteDeploy: plan.remoteDeploy ?? false
+  });
+  const warnings = runPlan.warnings;
+  for (const w2 of warnings) opts.log(`warning: ${w2}`);
+  const runDir = await RunDir.create(opts.outDir, runId);
+  await writePlan(runPlan, runDir.dir);
+  if (loaded.composed !== void 0) {
+    const file = join4(runDir.dir, "spec.yaml");
+    await writeAtomic(file, `# composed by tiperf from ${loaded.path}
+${loaded.composed}`);
+    loaded.path = file;
+    runPlan.loaded.path = file;
+  }
+  runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
+    () => async () => {
+    }
+  );
+  const result = await newResult(loaded, runId, plan.profile, warnings);
+  try {
+    await runDir.writeResult(result);
+  } catch (e) {
+    await runDir.release();
+    await runDir.forget();
+    throw e;
+  }
+  try {
+    const deployment = await plan.open({
+      runId,
+      runDir: runDir.dir,
+      rawDir: join4(runDir.dir, "raw"),
+      log: opts.log,
+      signal: opts.signal
+    });
+    const ran = await planOnceOpen(runPlan, deployment, runDir.dir, opts.log).catch(async (e) => {
+      await deployment.stop().catch((err) => opts.log(`teardown: ${err.message}`));
+      throw e;
+    });
+    return { result, runDir, deployment, plan: ran.target, runPlan: ran };
+  } catch (e) {
+    const ended = await finishResult(result, runDir, e, opts.signal, opts.log);
+    throw Object.assign(ended, { runDir: runDir.dir });
+  }
+}
+async function newResult(loaded, runId, profile, warnings) {
+  return {
+    format: "tiperf.result",
+    version: 2,
+    run_id: runId,
+    status: "running",
+    started_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash, body: loaded.spec },
+    profile,
+    targets: [],
+    host: await hostFacts(),
+    tools: { tiperf: TIPERF_VERSION, ...await toolVersions(loaded.spec) },
+    cells: [],
+    ...warnings.length ? { warnings } : {}
+  };
+}
+async function planOnceOpen(runPlan, deployment, dir, log7) {
+  const remote = deployment.loadHost?.();
+  const loadHostCores2 = remote ? await loadHostCores(remote, log7) : void 0;
+  if (!deployment.plan && loadHostCores2 === void 0) return runPlan;
+  const again = await planRun(runPlan.given, {
+    ...runPlan.options,
+    ...deployment.plan ? { target: deployment.plan } : {},
+    ...loadHostCores2 !== void 0 ? { loadHostCores: loadHostCores2 } : {}
+  });
+  await writePlan(again, dir);
+  log7(
+    deployment.plan ? "plan: the machines exist; the plan on their addresses (plan.txt, plan.json written again):" : `plan: the load host has ${loadHostCores2} CPU(s); the plan with its data steps' threads (plan.txt, plan.json written again):`
+  );
+  for (const line5 of again.text.trimEnd().split("\n")) log7(`  ${line5}`);
+  return again;
+}
+function benchStart(deployment, runPlan, variant, signal) {
+  const remote = deployment.loadHost?.();
+  const launcher = deployment.loadLauncher?.();
+  return {
+    start: (o) => deployment.target(variant, { ...o, signal }),
+    steps: runPlan.loadSteps,
+    planned: {
+      connection: runPlan.target.connection(variant),
+      on: (connection) => runPlan.loadStepsOn(variant, connection)
+    },
+    executed: deployment.executed,
+    ...remote ? { remote } : {},
+    ...launcher ? { launcher } : {}
+  };
+}
+async function closeDeployment(d, runDir, log7) {
+  await d.stop().catch((e) => log7(`teardown: ${e.message}`));
+  await writeAtomic(join4(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+`).catch(
+    () => {
+    }
+  );
+}
+async function toolVersions(spec) {
+  const out = {};
+  for (const w2 of spec.workloads) {
+    if (w2.driver in out) continue;
+    const driver = driverOf(w2.driver);
+    const tool = driver.findTool(w2.script);
+    if (!tool) continue;
+    const version2 = await driver.version?.(tool).catch(() => void 0);
+    out[w2.driver] = version2 ?? [tool.command, ...tool.prefix.filter((p) => p !== w2.script)].join(" ");
+  }
+  return out;
+}
+async function finishResult(result, runDir, error3, signal, log7) {
+  let ended = error3;
+  const settle = () => {
+    result.finished_at = (/* @__PURE__ */ new Date()).toISOString();
+    if (ended) {
+      result.status = signal.aborted ? "interrupted" : "failed";
+      result.error = ended.message;
+    } else {
+      result.status = "complete";
+    }
+  };
+  settle();
+  await runDir.release();
+  try {
+    await writeAtomic(runDir.reportPath, runReportMarkdown(result));
+  } catch (e) {
+    if (ended) log7(`also: ${e.message}`);
+    else {
+      ended = e;
+      settle();
+    }
+  }
+  try {
+    await runDir.writeFinalResult(result);
+  } catch (e) {
+    if (!ended) ended = e;
+    else log7(`also: ${e.message}`);
+  }
+  await runDir.forget();
+  return ended;
+}
+async function runSpec(given, opts) {
+  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
+    throw new InputError(
+      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`
+    );
+  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
+  const loaded = await withSourceBuilds(given, opts);
+  const { spec } = loaded;
+  const { result, runDir, deployment, runPlan } = await startResult(loaded, {
+    outDir: opts.outDir,
+    command: "run",
+    log: opts.log,
+    signal: opts.signal
+  });
+  opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
+  const cells = shardCells(planCells(spec), opts.shard);
+  if (opts.shard) {
+    result.shard = {
+      index: opts.shard.index,
+      of: opts.shard.of,
+      cells: cells.map(cellLabel),
+      spec_sha256: given.hash,
+      spec: given.raw
+    };
+    opts.log(`shard ${opts.shard.index} of ${opts.shard.of}: ${cells.map(cellLabel).join(", ")}`);
+  }
+  let error3;
+  let bench;
+  try {
+    bench = await Bench.open({
+      variant: "base",
+      spec,
+      targetSpec: spec.target,
+      runDir,
+      maxConnections: maxThreads(spec),
+      log: opts.log,
+      signal: opts.signal,
+      ...benchStart(deployment, runPlan, "base", opts.signal),
+      ...buildField(loaded, "base")
+    });
+    result.targets.push(bench.info());
+    await runDir.writeResult(result);
+    const progress = new Progress(
+      cells.length,
+      cells.reduce((s2, c4) => s2 + cellSeconds(c4), 0),
+      opts.log
+    );
+    for (const plan of cells) {
+      progress.start(cellLabel(plan));
+      const cell2 = await runCellStallAware(bench, plan, opts.signal, opts.log);
+      result.cells.push(cell2);
+      await runDir.writeResult(result);
+      progress.finish(cellSeconds(plan));
+      if (cell2.status === "failed") throw new RunError(cell2.error ?? `cell ${cellLabel(plan)} failed`);
+    }
+  } catch (e) {
+    error3 = e;
+  } finally {
+    await bench?.close(opts.signal, error3 !== void 0).catch((e) => opts.log(`teardown: ${e.message}`));
+    await closeDeployment(deployment, runDir, opts.log);
+    error3 = await finishResult(result, runDir, error3, opts.signal, opts.log);
+  }
+  if (error3) {
+    if (error3 instanceof RunError) throw Object.assign(error3, { runDir: runDir.dir });
+    throw error3;
+  }
+  return { result, runDir, exitCode: EXIT.ok };
+}
+function buildField(loaded, variant) {
+  const build = variantBuild(loaded, variant);
+  return build ? { build } : {};
 }
 
 // action/src/report/accepted-marker.ts
@@ -13722,7 +13951,7 @@ function parseLogin(value4, flag2 = "--accepted-by") {
 var import_yaml4 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
 import { existsSync as existsSync6 } from "node:fs";
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
 import { promisify as promisify2 } from "node:util";
 
@@ -13811,7 +14040,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile3(file, "utf8");
+    text3 = await readFile4(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
@@ -67973,7 +68202,7 @@ function profileDiffsHtml(diffs) {
 }
 
 // action/src/pipeline/confirm.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile5 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
 function regressedCells(verdict) {
@@ -68015,7 +68244,7 @@ function withConfirmation(first, runs, how) {
 async function readFirstVerdict(file, flag2) {
   let text3;
   try {
-    text3 = await readFile4(file, "utf8");
+    text3 = await readFile5(file, "utf8");
   } catch (e) {
     throw new InputError(`${flag2} ${file}: cannot read the file (${e.code})`);
   }
@@ -68212,65 +68441,8 @@ function adoptionVerdict(verdict, result, loaded, adoption) {
   };
 }
 
-// action/src/pipeline/looks-run.ts
-var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
-async function lookAgain(r) {
-  const f = r.schedule.further;
-  const design = r.schedule.looks.length;
-  const looked = {
-    final: /* @__PURE__ */ new Map(),
-    last: r.judge(design - 1),
-    taken: 1,
-    max: f.looks + 1,
-    beyond: /* @__PURE__ */ new Set()
-  };
-  const settle = (cells, look) => {
-    for (const c4 of cells)
-      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
-        looked.final.set(judgementKey(c4), { ...c4, looks: look });
-  };
-  settle(looked.last.cells, 1);
-  for (let look = 2; look <= f.looks + 1; look++) {
-    const reach = (f.looks + 2 - look) * f.blocks;
-    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
-    for (const c4 of undecided)
-      if (c4.needed === void 0 || c4.needed > c4.n + reach) looked.beyond.add(judgementKey(c4));
-      else looked.beyond.delete(judgementKey(c4));
-    const open = new Set(
-      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
-    );
-    if (open.size === 0) {
-      if (looked.beyond.size) {
-        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
-        r.log(`not looking again: ${looked.stopped}`);
-      }
-      break;
-    }
-    const only = new Set(r.keys.flatMap((k2, i) => open.has(k2) ? [i] : []));
-    const needS = r.secondsPerCellRound() * only.size * f.blocks * (f.roundsPerBlock + f.warmupRounds);
-    const spent = r.spentSeconds();
-    if (r.budget !== void 0 && spent + needS > r.budget) {
-      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
-      r.log(`not looking again: ${looked.stopped}`);
-      break;
-    }
-    r.log(
-      `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
-    );
-    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
-    looked.last = r.judge(design + look - 2);
-    looked.taken = look;
-    settle(
-      looked.last.cells.filter((c4) => open.has(cellKeyOf(cellOf(c4)))),
-      look
-    );
-  }
-  return looked;
-}
-var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
-
 // action/src/pipeline/profile.ts
-import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
+import { readFile as readFile6, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join10, relative as relative3 } from "node:path";
 
 // action/src/observe/pprof.ts
@@ -68470,7 +68642,7 @@ function drawFlame(root, title2, colourOf, width2) {
 // action/src/pipeline/profile.ts
 async function flameFile(file, title2) {
   try {
-    const svg = flameSvg(await readFile5(file), title2);
+    const svg = flameSvg(await readFile6(file), title2);
     if (!svg) return void 0;
     const out = `${file.replace(/\.pprof$/, "")}.svg`;
     await writeFile2(out, svg);
@@ -68536,7 +68708,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
     const base = bases.get(key2(head));
     if (head.variant === control || !head.file || !base?.file) continue;
     try {
-      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join10(runDir.dir, p.file))));
+      const [b10, h2] = await Promise.all([base, head].map((p) => readFile6(join10(runDir.dir, p.file))));
       const ops2 = base.ops && head.ops ? { base: base.ops, head: head.ops } : void 0;
       const diff = diffProfiles(functionCosts(b10), functionCosts(h2), ops2);
       const svg = diffFlameSvg(
@@ -68781,18 +68953,11 @@ async function compareSpec(given, opts) {
     log: opts.log,
     signal: opts.signal,
     ...opts.seed !== void 0 ? { seed: opts.seed } : {},
-    ...opts.shard ? { shard: opts.shard } : {}
+    ...opts.shard ? { shard: opts.shard } : {},
+    ...opts.look ? { look: opts.look } : {}
   });
   const schedule = started.runPlan.schedule;
-  if (opts.shard && schedule)
-    started.result.shard = {
-      ...opts.shard,
-      seed: schedule.seed,
-      order: schedule.order,
-      blocks: schedule.blocks.map((b10) => b10.block),
-      spec_sha256: given.hash,
-      spec: given.raw
-    };
+  if (opts.shard && schedule) started.result.shard = partOf(opts.shard, schedule, given);
   if (given.adoption) started.result.adoption = given.adoption;
   const c4 = new Comparison(started, opts, startedAt);
   let error3;
@@ -69036,8 +69201,9 @@ var Comparison = class {
       return this.decidedAt(this.roundsDone);
     }
     await this.restartFor(sb);
+    const wave = this.schedule.wave ? new Set(this.schedule.wave.cells) : void 0;
     for (const r of sb.rounds) {
-      await this.runRound(r, tag);
+      await this.runRound(r, tag, void 0, wave);
       if (r.round === 0) continue;
       this.roundsDone = r.round;
       if (this.decidedAt(r.round)) return true;
@@ -69229,9 +69395,10 @@ function checkParts(parts) {
   const byIndex = /* @__PURE__ */ new Map();
   const byBlock = /* @__PURE__ */ new Map();
   for (const p of parts) {
-    const twice = byIndex.get(p.shard.index);
-    if (twice) problems.push(`shard ${p.shard.index} of ${p.shard.of} twice: ${twice} and ${p.file}`);
-    byIndex.set(p.shard.index, p.file);
+    const at = `${p.shard.index} of ${p.shard.of}${p.shard.look ? ` in look ${p.shard.look}` : ""}`;
+    const twice = byIndex.get(at);
+    if (twice) problems.push(`shard ${at} twice: ${twice} and ${p.file}`);
+    byIndex.set(at, p.file);
     const blocks = new Set(p.result.cells.map((c4) => c4.block ?? 1));
     for (const b10 of blocks) {
       const other = byBlock.get(b10);
@@ -69251,8 +69418,10 @@ function recordedSpec(part) {
     );
   return loaded;
 }
-function missingShards(parts, of) {
-  const arrived = new Set(parts.filter((p) => p.result.status === "complete").map((p) => p.shard.index));
+function missingShards(parts, of, look = 1) {
+  const arrived = new Set(
+    parts.filter((p) => (p.shard.look ?? 1) === look && p.result.status === "complete").map((p) => p.shard.index)
+  );
   return Array.from({ length: of }, (_, i) => i + 1).filter((k2) => !arrived.has(k2));
 }
 async function partsOfOne(files) {
@@ -69268,12 +69437,12 @@ async function partsOfOne(files) {
 }
 
 // action/src/pipeline/merge.ts
-import { mkdir as mkdir6, readFile as readFile6 } from "node:fs/promises";
+import { mkdir as mkdir6, readFile as readFile7 } from "node:fs/promises";
 import { dirname as dirname5, join as join13 } from "node:path";
 async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
-    const text3 = await readFile6(join13(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const text3 = await readFile7(join13(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
       cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
@@ -69349,25 +69518,26 @@ function runnerSpread(parts, control, variant, metric) {
   }
   return out;
 }
-function withShards(built, parts, of, missing) {
+function withShards(built, parts, of, missing, waveMissing = []) {
   const merged = parts.map((p) => ({
     index: p.shard.index,
+    ...p.shard.look ? { look: p.shard.look } : {},
     blocks: p.shard.blocks,
     status: p.result.status,
     runner: runnerOf(p.result),
     result: p.file
-  })).sort((a4, b10) => a4.index - b10.index);
-  const short = missing.length > 0;
+  })).sort((a4, b10) => (a4.look ?? 1) - (b10.look ?? 1) || a4.index - b10.index);
+  const short = missing.length + waveMissing.length > 0;
   const arrived = merged.map(
-    (m3) => `shard ${m3.index}: block(s) ${m3.blocks.join(", ")} on ${m3.runner}${m3.status === "complete" ? "" : `, ${m3.status}`}`
+    (m3) => `shard ${m3.index}${m3.look ? ` of look ${m3.look}` : ""}: block(s) ${m3.blocks.join(", ")} on ${m3.runner}${m3.status === "complete" ? "" : `, ${m3.status}`}`
   ).join("; ");
   return {
     ...built,
     // data that did not arrive can hide a regression: a check never passes without it
     verdict: short && built.verdict === "pass" ? "inconclusive" : built.verdict,
-    shards: { of, merged, missing },
+    shards: { of, merged, missing, ...waveMissing.length ? { missing_in_looks: waveMissing } : {} },
     notes: [
-      `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${missing.map((k2) => `shard ${k2}`).join(", ")} \u2014 its blocks are not judged, and the check cannot pass without them` : ""}`,
+      `${of - missing.length} of ${of} shards merged (${arrived})${short ? `; missing: ${[...missing, ...waveMissing].map((k2) => `shard ${k2}`).join(", ")} \u2014 its blocks are not judged, and the check cannot pass without them` : ""}`,
       ...runnerSpread(parts, built.base.variant, built.head.variant, built.cells[0]?.metric ?? "tps"),
       ...built.notes
     ]
@@ -69378,17 +69548,58 @@ async function mergeParts(files, opts) {
   const { compare: compare3 } = plan;
   const of = first.shard.of;
   const missing = missingShards(parts, of);
+  const waves = [...new Set(parts.flatMap((p) => p.shard.look ? [p.shard.look] : []))];
+  const waveMissing = waves.flatMap((l) => missingShards(parts, of, l).map((k2) => `${k2} of look ${l}`));
   if (first.result.nothing_measured !== void 0) return mergeNothing(parts, loaded, missing, opts);
   const result = mergedResult(parts);
-  const names = plan.all.map((v) => v.name);
-  const { judged: judged2, looks } = mergedJudgement(result, plan);
+  const { judged: judged2, looks } = await mergedJudgement(result, parts, loaded, opts);
+  const next = looks?.next && !missing.length && !waveMissing.length ? looks.next : void 0;
   const measured = result.cells.filter((c4) => c4.round > 0);
-  const roundsDone = Math.max(0, ...measured.map((c4) => c4.round));
   await mkdir6(opts.outDir, { recursive: true });
   const resultPath = join13(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
-  const built = buildVerdict({
+  const built = builtVerdict(loaded, result, resultPath, first, judged2, looks);
+  const cost = await shardCosts(parts);
+  const shown = withShards(built, parts, of, missing, waveMissing);
+  const merged = {
+    ...shown,
+    ...next ? { verdict: "inconclusive" } : {},
+    ...cost ? { cost } : {}
+  };
+  const confirmed2 = next ? { verdict: merged, confirm: 0 } : confirmStep(merged, opts.confirms, compare3.confirm, resultPath);
+  const { confirm } = confirmed2;
+  const adoption = first.result.adoption;
+  const verdict = acceptedVerdict(
+    adoptionVerdict(confirmed2.verdict, result, loaded, adoption),
+    confirm > 0 ? void 0 : opts.acceptedBy
+  );
+  const short = missing.length + waveMissing.length > 0;
+  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  if (next) opts.log(`merge: ${pendingText(next, of)}`);
+  if (missing.length)
+    opts.log(
+      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`
+    );
+  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
+  return {
+    verdict,
+    ...files_,
+    resultPath,
+    confirm,
+    ...next ? { look: next.look } : {},
+    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
+    // did not finish does (exit 3), never passes; a look to come decides nothing yet (exit 0)
+    exitCode: next ? EXIT.ok : exitCodeOf(verdict, compare3.inconclusive) || (short ? EXIT.runFailed : EXIT.ok)
+  };
+}
+function builtVerdict(loaded, result, resultPath, first, judged2, looks) {
+  const plan = loaded.variants;
+  const { compare: compare3 } = plan;
+  const measured = result.cells.filter((c4) => c4.round > 0);
+  const roundsDone = Math.max(0, ...measured.map((c4) => c4.round));
+  const names = plan.all.map((v) => v.name);
+  return buildVerdict({
     loaded,
     result,
     resultPath,
@@ -69413,35 +69624,13 @@ async function mergeParts(files, opts) {
     restartable: true,
     ...looks ? { looks } : {}
   });
-  const cost = await shardCosts(parts);
-  const merged = { ...withShards(built, parts, of, missing), ...cost ? { cost } : {} };
-  const confirmed2 = confirmStep(merged, opts.confirms, compare3.confirm, resultPath);
-  const { confirm } = confirmed2;
-  const adoption = first.result.adoption;
-  const verdict = acceptedVerdict(
-    adoptionVerdict(confirmed2.verdict, result, loaded, adoption),
-    confirm > 0 ? void 0 : opts.acceptedBy
-  );
-  const short = missing.length > 0;
-  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
-  if (missing.length)
-    opts.log(
-      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`
-    );
-  const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
-  return {
-    verdict,
-    ...files_,
-    resultPath,
-    confirm,
-    // a regression is one whatever else is missing; short of a shard, the check fails as a run that
-    // did not finish does (exit 3), never passes
-    exitCode: exitCodeOf(verdict, compare3.inconclusive) || (short ? EXIT.runFailed : EXIT.ok)
-  };
 }
-function mergedJudgement(result, plan) {
+async function mergedJudgement(result, parts, loaded, opts) {
+  const plan = loaded.variants;
   const { compare: compare3 } = plan;
   const design = lookRounds(compare3.rounds, compare3.max_rounds ?? compare3.rounds).length;
+  const waves = compare3.looks > 1 ? await judgeWaves({ result, parts, loaded, maxLooks: opts.maxLooks, log: opts.log }) : void 0;
+  if (waves) return waves;
   const shares = lookShares(design, compare3.looks);
   const names = plan.all.map((v) => v.name);
   const judged2 = judgeFamily(
@@ -69453,11 +69642,7 @@ function mergedJudgement(result, plan) {
     shares.length,
     shares[0]
   );
-  const stopped = "a comparison merged from shards is judged on the design's blocks: further looks run in one compare process";
-  return {
-    judged: judged2,
-    ...compare3.looks > 1 ? { looks: { taken: 1, max: compare3.looks, design, stopped } } : {}
-  };
+  return { judged: judged2, looks: void 0 };
 }
 async function mergeNothing(parts, loaded, missing, opts) {
   const first = parts[0];
@@ -69649,6 +69834,7 @@ export {
   matrixSeconds,
   checkOutFile,
   parseShard,
+  readWave,
   planRun,
   writePlan,
   TIPERF_VERSION,
