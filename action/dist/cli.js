@@ -61,7 +61,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-M5HSODFY.js";
+} from "./chunk-Z6RCT446.js";
 import {
   reapLedger
 } from "./chunk-MBUZFBEP.js";

@@ -21,7 +21,7 @@ import {
   readWave,
   runAgainstBaseline,
   runSpec
-} from "./chunk-M5HSODFY.js";
+} from "./chunk-Z6RCT446.js";
 import {
   getInput,
   info,

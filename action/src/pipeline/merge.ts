@@ -220,7 +220,10 @@ export async function mergeParts(
     confirm > 0 ? undefined : opts.acceptedBy,
   );
   const short = missing.length + waveMissing.length > 0;
-  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  const waveText = waves
+    .map((l) => `, look ${l}'s wave: ${of - missingShards(parts, of, l).length} of ${of}`)
+    .join("");
+  opts.log(`merge: ${of - missing.length} of ${of} shards${waveText}, ${measured.length} measured cells`);
   if (next) opts.log(`merge: ${pendingText(next, of)}`);
   if (missing.length)
     opts.log(

@@ -12,7 +12,7 @@ import type { LoadedSpec } from "../specfile/load.ts";
 import { stepLine } from "../targets/plan-step.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { TargetPlan } from "../targets/types.ts";
-import { maxThreads, planCells } from "./cells.ts";
+import { maxThreads } from "./cells.ts";
 import { detectionOf } from "./detection.ts";
 import {
   cpuSets,

@@ -6,7 +6,7 @@ import { cpuList, cpuQuota, parsePercent } from "../targets/local/schema.ts";
 import { TARGET_KINDS, TargetSchema } from "../targets/registry.ts";
 import type { TargetSpec } from "../targets/types.ts";
 import { durationSchema, forwardIssues, parseDuration } from "../yaml/keys.ts";
-import { NoiseSchema, percent } from "./noise-schema.ts";
+import { NoiseSchema } from "./noise-schema.ts";
 
 export { parseDuration };
 

@@ -15766,14 +15766,14 @@ function identity3(x4) {
 var map = Array.prototype.map;
 var prefixes = ["y", "z", "a", "f", "p", "n", "\xB5", "m", "", "k", "M", "G", "T", "P", "E", "Z", "Y"];
 function formatLocale(locale4) {
-  var group2 = locale4.grouping === void 0 || locale4.thousands === void 0 ? identity3 : formatGroup(map.call(locale4.grouping, Number), locale4.thousands + ""), currencyPrefix = locale4.currency === void 0 ? "" : locale4.currency[0] + "", currencySuffix = locale4.currency === void 0 ? "" : locale4.currency[1] + "", decimal = locale4.decimal === void 0 ? "." : locale4.decimal + "", numerals = locale4.numerals === void 0 ? identity3 : formatNumerals(map.call(locale4.numerals, String)), percent3 = locale4.percent === void 0 ? "%" : locale4.percent + "", minus = locale4.minus === void 0 ? "\u2212" : locale4.minus + "", nan = locale4.nan === void 0 ? "NaN" : locale4.nan + "";
+  var group2 = locale4.grouping === void 0 || locale4.thousands === void 0 ? identity3 : formatGroup(map.call(locale4.grouping, Number), locale4.thousands + ""), currencyPrefix = locale4.currency === void 0 ? "" : locale4.currency[0] + "", currencySuffix = locale4.currency === void 0 ? "" : locale4.currency[1] + "", decimal = locale4.decimal === void 0 ? "." : locale4.decimal + "", numerals = locale4.numerals === void 0 ? identity3 : formatNumerals(map.call(locale4.numerals, String)), percent2 = locale4.percent === void 0 ? "%" : locale4.percent + "", minus = locale4.minus === void 0 ? "\u2212" : locale4.minus + "", nan = locale4.nan === void 0 ? "NaN" : locale4.nan + "";
   function newFormat(specifier, options) {
     specifier = formatSpecifier(specifier);
     var fill2 = specifier.fill, align2 = specifier.align, sign3 = specifier.sign, symbol2 = specifier.symbol, zero7 = specifier.zero, width2 = specifier.width, comma = specifier.comma, precision = specifier.precision, trim = specifier.trim, type3 = specifier.type;
     if (type3 === "n") comma = true, type3 = "g";
     else if (!formatTypes[type3]) precision === void 0 && (precision = 12), trim = true, type3 = "g";
     if (zero7 || fill2 === "0" && align2 === "=") zero7 = true, fill2 = "0", align2 = "=";
-    var prefix = (options && options.prefix !== void 0 ? options.prefix : "") + (symbol2 === "$" ? currencyPrefix : symbol2 === "#" && /[boxX]/.test(type3) ? "0" + type3.toLowerCase() : ""), suffix = (symbol2 === "$" ? currencySuffix : /[%p]/.test(type3) ? percent3 : "") + (options && options.suffix !== void 0 ? options.suffix : "");
+    var prefix = (options && options.prefix !== void 0 ? options.prefix : "") + (symbol2 === "$" ? currencyPrefix : symbol2 === "#" && /[boxX]/.test(type3) ? "0" + type3.toLowerCase() : ""), suffix = (symbol2 === "$" ? currencySuffix : /[%p]/.test(type3) ? percent2 : "") + (options && options.suffix !== void 0 ? options.suffix : "");
     var formatType = formatTypes[type3], maybeSuffix = /[defgprs%]/.test(type3);
     precision = precision === void 0 ? 6 : /[gprs]/.test(type3) ? Math.max(1, Math.min(21, precision)) : Math.max(0, Math.min(20, precision));
     function format5(value4) {
@@ -69575,7 +69575,8 @@ async function mergeParts(files, opts) {
     confirm > 0 ? void 0 : opts.acceptedBy
   );
   const short = missing.length + waveMissing.length > 0;
-  opts.log(`merge: ${of - missing.length} of ${of} shards, ${measured.length} measured cells`);
+  const waveText = waves.map((l) => `, look ${l}'s wave: ${of - missingShards(parts, of, l).length} of ${of}`).join("");
+  opts.log(`merge: ${of - missing.length} of ${of} shards${waveText}, ${measured.length} measured cells`);
   if (next) opts.log(`merge: ${pendingText(next, of)}`);
   if (missing.length)
     opts.log(
