@@ -255,7 +255,7 @@ var COMMANDS = [
       bad: { type: "string", value: "REF" },
       changes: { type: "string", value: "CHANGEPOINTS_JSON" },
       only: { type: "string", value: "WORKLOAD:THREADS,\u2026" },
-      remeasure: { type: "string", value: "1" },
+      remeasure: { type: "string", value: "N" },
       runners: { type: "string", value: "1" },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
@@ -1573,6 +1573,55 @@ async function rangeOf(o) {
     ...stepBudget !== void 0 ? { stepBudget } : {}
   };
 }
+var looksRule = (r) => (r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1) > 1;
+
+// action/src/pipeline/bisect-notes.ts
+function roundsNote(report, width, rounds) {
+  const { alone, atOnce } = roundWaits(report.steps);
+  return `${width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
+}
+function looksAt(report, r, i) {
+  const commit = r.commits[i].commit;
+  const step = report.steps.findLast((s) => s.candidate.commit === commit);
+  const n = step?.attempts.length ?? 0;
+  const open = step?.attempts.at(-1)?.cells.find((c) => c.verdict === "inconclusive" && c.looks !== void 0);
+  if (report.remeasure === 0 && open)
+    return `its comparison's looks (${open.reason ?? `${open.looks} look(s)`})`;
+  const rounds = step?.attempts.map((a) => a.rounds).join(", ");
+  const why = step?.budget_stop ?? `the most the error budget counted (${1 + report.remeasure})`;
+  return `${n} look(s) of ${rounds} rounds (${why})`;
+}
+function closingNotes(report, r, width, found) {
+  const n = r.commits.length - 1;
+  const short3 = (i) => r.commits[i].commit.slice(0, 10);
+  const notes = [
+    `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds \xD7 ${width} candidate(s)) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+    `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
+  ];
+  if (width > 1) notes.push(roundsNote(report, width, found.rounds));
+  const looks = r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1;
+  if (looksRule(r) && report.remeasure === 0)
+    notes.push(
+      `each step looked again by the check's rule (compare.looks ${looks}): an undecided cell got new blocks of fresh server pairs${report.step_budget_seconds !== void 0 ? ` while the step budget (${Math.round(report.step_budget_seconds)} s) lasted` : ""}, each step's error rate spent over its looks`
+    );
+  else if (report.step_budget_seconds !== void 0)
+    notes.push(
+      `each step had ${Math.round(report.step_budget_seconds)} s (its budget): an undecided step measured again with twice the rounds while the next look fit, up to ${1 + report.remeasure} look(s), every one counted in the error rate above`
+    );
+  if (found.outcome === "inconclusive" && found.onlySkipped)
+    notes.push(
+      `only commits that do not build lie between ${short3(found.lastGood)} (good) and ${short3(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
+    );
+  else if (found.outcome === "inconclusive")
+    notes.push(
+      `stopped undecided at ${short3(found.at)} after ${looksAt(report, r, found.at)}: the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short3(found.lastGood)} up to ${short3(found.firstBad)}; ${report.step_budget_seconds === void 0 ? "a step budget (--budget, each step's looks within it), more rounds (--rounds)" : "a larger step budget (--budget), more rounds (--rounds)"} or a larger tolerance would decide it`
+    );
+  if (found.outcome === "not-confirmed")
+    notes.push(
+      `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
+    );
+  return notes;
+}
 
 // action/src/pipeline/bisect-step.ts
 function remeasureCompare(given, spec, attempt) {
@@ -1653,7 +1702,8 @@ var Bisection = class _Bisection {
       confidence: o.confidence ?? 0.95,
       step_confidence: r.perStep,
       max_measurements: r.measurements,
-      remeasure: o.remeasure ?? 1,
+      // a spec that looks again (compare.looks) decides each step by its looks: no re-measure
+      remeasure: o.remeasure ?? (looksRule(r) ? 0 : 1),
       ...r.stepBudget !== void 0 ? { step_budget_seconds: r.stepBudget } : {},
       ...this.width > 1 ? { runners: this.width } : {},
       halving_rounds: 2 + searchRounds(this.n),
@@ -1697,7 +1747,7 @@ var Bisection = class _Bisection {
    */
   sizeLooks(check) {
     const { o, r, report } = this;
-    if (r.stepBudget === void 0 || o.remeasure !== void 0) return;
+    if (r.stepBudget === void 0 || o.remeasure !== void 0 || looksRule(r)) return;
     report.remeasure = looksWithin(r.stepBudget, matrixSeconds(check)) - 1;
     r.measurements = maxMeasurements(this.n, report.remeasure, this.width);
     r.perStep = stepConfidence(report.confidence, r.measurements);
@@ -1724,7 +1774,12 @@ ${plan.refusals.join("\n")}`);
   /** The step's spec: `against` as base, `candidate` as head, narrowed to the watched cells. */
   async stepSpec(candidate, against, attempt) {
     const { o, r } = this;
-    const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
+    const budget = looksRule(r) && r.stepBudget !== void 0 ? { budget: `${Math.floor(r.stepBudget)}s` } : {};
+    const known = remeasureCompare(
+      { ...o.compare, ...budget, confidence: r.perStep },
+      r.current.spec.compare,
+      attempt
+    );
     const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
     const composed = r.mode === "config" ? await prepareSpec({
       spec: relative(r.repo, resolve2(o.spec)),
@@ -1882,7 +1937,7 @@ ${plan.refusals.join("\n")}`);
       if (found.outcome === "not-confirmed")
         report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
     }
-    report.notes.push(...this.closingNotes(found));
+    report.notes.push(...closingNotes(this.report, this.r, this.width, found));
     await this.save();
     this.o.log(
       `bisect: ${report.outcome}${report.first_bad ? ` \u2014 first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`
@@ -1894,47 +1949,6 @@ ${plan.refusals.join("\n")}`);
       markdownPath: this.markdownPath,
       exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok
     };
-  }
-  /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
-  roundsNote(rounds) {
-    const { alone, atOnce } = roundWaits(this.report.steps);
-    return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
-  }
-  /** How many looks the last step at commit i took, and why it took no more. */
-  looksAt(i) {
-    const commit = this.r.commits[i].commit;
-    const step = this.report.steps.findLast((s) => s.candidate.commit === commit);
-    const n = step?.attempts.length ?? 0;
-    const rounds = step?.attempts.map((a) => a.rounds).join(", ");
-    const why = step?.budget_stop ?? `the most the error budget counted (${1 + this.report.remeasure})`;
-    return `${n} look(s) of ${rounds} rounds (${why})`;
-  }
-  /** The error rate, how steps compare, and why the search stopped where it did. */
-  closingNotes(found) {
-    const { n, report, r } = this;
-    const short3 = (i) => r.commits[i].commit.slice(0, 10);
-    const notes = [
-      `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, this.width)} rounds \xD7 ${this.width} candidate(s)) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
-      `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
-    ];
-    if (this.width > 1) notes.push(this.roundsNote(found.rounds));
-    if (report.step_budget_seconds !== void 0)
-      notes.push(
-        `each step had ${Math.round(report.step_budget_seconds)} s (its budget): an undecided step measured again with twice the rounds while the next look fit, up to ${1 + report.remeasure} look(s), every one counted in the error rate above`
-      );
-    if (found.outcome === "inconclusive" && found.onlySkipped)
-      notes.push(
-        `only commits that do not build lie between ${short3(found.lastGood)} (good) and ${short3(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`
-      );
-    else if (found.outcome === "inconclusive")
-      notes.push(
-        `stopped undecided at ${short3(found.at)} after ${this.looksAt(found.at)}: the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short3(found.lastGood)} up to ${short3(found.firstBad)}; ${report.step_budget_seconds === void 0 ? "a step budget (--budget, each step's looks within it), more rounds (--rounds)" : "a larger step budget (--budget), more rounds (--rounds)"} or a larger tolerance would decide it`
-      );
-    if (found.outcome === "not-confirmed")
-      notes.push(
-        `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
-      );
-    return notes;
   }
 };
 
@@ -1990,8 +2004,8 @@ async function cmdBisect(args, signal) {
   const { good, bad, only } = range;
   if (!good || !bad)
     throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
-  const remeasure = Number(str("remeasure") ?? "1");
-  if (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3)
+  const remeasure = str("remeasure") === void 0 ? void 0 : Number(str("remeasure"));
+  if (remeasure !== void 0 && (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3))
     throw new InputError(
       `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`
     );
@@ -2014,7 +2028,7 @@ async function cmdBisect(args, signal) {
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
     ...str("metric") ? { metric: str("metric") } : {},
     confidence: confidenceFlag("bisect", values.confidence),
-    remeasure,
+    ...remeasure !== void 0 ? { remeasure } : {},
     runners,
     ...str("profile") ? { profile: str("profile") } : {},
     outDir: str("out") ?? "results",

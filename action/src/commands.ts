@@ -141,7 +141,7 @@ export const COMMANDS: CommandSpec[] = [
       bad: { type: "string", value: "REF" },
       changes: { type: "string", value: "CHANGEPOINTS_JSON" },
       only: { type: "string", value: "WORKLOAD:THREADS,…" },
-      remeasure: { type: "string", value: "1" },
+      remeasure: { type: "string", value: "N" },
       runners: { type: "string", value: "1" },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },

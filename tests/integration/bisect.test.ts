@@ -14,7 +14,11 @@ import { cli, leftovers, tempDir } from "../helpers/real.ts";
  * share of its CPU falls toward a quarter, and a quarter's quota left steps undecided after 32
  * rounds (seen in CI); a tenth stays well below what the unlimited server gets there.
  */
-const spec = (quota: string, note: string) => `name: bisected
+const spec = (
+  quota: string,
+  note: string,
+  compare = "{rounds: 4, max_rounds: 8, warmup_rounds: 1}",
+) => `name: bisected
 description: ${note}
 target: {kind: mariadb, config: {innodb_buffer_pool_size: 64M}, resources: {cpus: "0", cpu_quota: "${quota}"}}
 driver: {cpus: "1"}
@@ -23,13 +27,14 @@ workloads:
   - {name: point_select, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
 metrics:
   tps: {tolerance: 20%}
-compare: {rounds: 4, max_rounds: 8, warmup_rounds: 1}
+compare: ${compare}
 `;
 
 function configRepo(
   commits: number,
   badAt: number | undefined,
   noEffectAt: number,
+  compare?: string,
 ): { dir: string; shas: string[] } {
   const dir = tempDir("tiperf-bisect-repo-");
   const git = (...args: string[]) =>
@@ -44,7 +49,7 @@ function configRepo(
       i >= noEffectAt
         ? "the matrix of the config repository (reworded)"
         : "the matrix of the config repository";
-    writeFileSync(join(dir, "spec.yaml"), spec(quota, note));
+    writeFileSync(join(dir, "spec.yaml"), spec(quota, note, compare));
     writeFileSync(join(dir, "CHANGES"), `change ${i}\n`);
     git("add", "-A");
     git(
@@ -167,6 +172,42 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
     } finally {
       await gh.stop();
     }
+  });
+
+  test("a spec that looks again (compare.looks): each step is one comparison taking its looks within the step budget, no re-measure", async () => {
+    const { dir, shas } = configRepo(3, undefined, 2, "{rounds: 3, blocks: 3, warmup_rounds: 1, looks: 2}");
+    const out = join(tempDir(), "out");
+    const json = join(out, "bisect.json");
+    const run = cli(
+      ["bisect", "--spec", join(dir, "spec.yaml"), "--good", shas[0] as string, "--bad", "main"].concat([
+        "--out",
+        out,
+        "--json",
+        json,
+        "--budget",
+        "20m",
+      ]),
+    );
+    await run.done;
+    const r = JSON.parse(readFileSync(json, "utf8"));
+    // one measurement per step in the error budget: the step's looks spend its own share
+    assert.equal(r.remeasure, 0, run.stderr());
+    assert.equal(r.steps[0].attempts.length, 1);
+    assert.ok(
+      r.notes.some((n: string) =>
+        /^each step looked again by the check's rule \(compare\.looks 2\): an undecided cell got new blocks of fresh server pairs while the step budget \(1200 s\) lasted/.test(
+          n,
+        ),
+      ),
+      r.notes.join("\n"),
+    );
+    // the step's own verdict: the check's looks, its budget the step's
+    const bisectDir = join(out, readdirSync(out).find((d) => d.startsWith("bisect-")) as string);
+    const stepDir = join(bisectDir, r.steps[0].attempts[0].run_dir);
+    const v = JSON.parse(readFileSync(join(stepDir, "verdict.json"), "utf8"));
+    assert.equal(v.looks.max, 2);
+    assert.match(readFileSync(join(stepDir, "plan.txt"), "utf8"), /looks: up to 2 \(compare\.looks\)/);
+    assert.match(readFileSync(join(stepDir, "spec.yaml"), "utf8"), /budget: 1200s/);
   });
 
   test("--changes: the weekly change point's runs give good, bad and the cell; one commit between is named, not bisected", async () => {

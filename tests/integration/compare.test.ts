@@ -202,7 +202,17 @@ compare: {rounds: 3, blocks: 3, order: interleaved, confirm: 0, profiles: 0, loo
     const wave: string[] = [];
     for (const k of [1, 2]) {
       const out = join(dir, `look-${k}`);
-      const run = cli(["compare", "--spec", file, "--out", out, "--look-of", verdictFile, "--shard", `${k}/2`]);
+      const run = cli([
+        "compare",
+        "--spec",
+        file,
+        "--out",
+        out,
+        "--look-of",
+        verdictFile,
+        "--shard",
+        `${k}/2`,
+      ]);
       assert.equal((await run.done).code, 0, run.stderr());
       const runDir = runDirOf(out);
       const result = JSON.parse(readFileSync(join(runDir, "result.json"), "utf8"));
@@ -220,7 +230,17 @@ compare: {rounds: 3, blocks: 3, order: interleaved, confirm: 0, profiles: 0, loo
       wave.push(runDir);
     }
     const json = join(dir, "m2.json");
-    const all = cli(["merge", ...design, ...wave, "--out", join(dir, "m2"), "--max-looks", "2", "--json", json]);
+    const all = cli([
+      "merge",
+      ...design,
+      ...wave,
+      "--out",
+      join(dir, "m2"),
+      "--max-looks",
+      "2",
+      "--json",
+      json,
+    ]);
     await all.done;
     const v = JSON.parse(readFileSync(json, "utf8"));
     assert.deepEqual(

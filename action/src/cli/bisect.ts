@@ -74,8 +74,9 @@ export async function cmdBisect(args: string[], signal: AbortSignal): Promise<nu
   const { good, bad, only } = range;
   if (!good || !bad)
     throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
-  const remeasure = Number(str("remeasure") ?? "1");
-  if (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3)
+  // absent: the pipeline's default (as many as the step budget holds; none where the spec looks again)
+  const remeasure = str("remeasure") === undefined ? undefined : Number(str("remeasure"));
+  if (remeasure !== undefined && (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3))
     throw new InputError(
       `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`,
     );
@@ -98,7 +99,7 @@ export async function cmdBisect(args: string[], signal: AbortSignal): Promise<nu
     tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
     ...(str("metric") ? { metric: str("metric") as string } : {}),
     confidence: confidenceFlag("bisect", values.confidence),
-    remeasure,
+    ...(remeasure !== undefined ? { remeasure } : {}),
     runners,
     ...(str("profile") ? { profile: str("profile") } : {}),
     outDir: str("out") ?? "results",

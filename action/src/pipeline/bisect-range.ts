@@ -140,3 +140,12 @@ export async function rangeOf(o: RangeOptions): Promise<Range> {
     ...(stepBudget !== undefined ? { stepBudget } : {}),
   };
 }
+
+/**
+ * Whether the spec looks again until decided (compare.looks > 1): then a step is one comparison
+ * taking the spec's further looks (new blocks of fresh pairs for its undecided cells, the step's
+ * error rate spent over them) within the step budget, as the PR check's are; otherwise an
+ * undecided step is measured again with twice the rounds.
+ */
+export const looksRule = (r: Range) =>
+  (r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1) > 1;

@@ -9,7 +9,6 @@ import {
   type BisectStep,
   bisectSearch,
   midpoint,
-  roundWaits,
   type Slot,
   type StepCell,
   type StepOutcome,
@@ -23,7 +22,8 @@ import { bisectMarkdown } from "../report/bisect.ts";
 import { pct } from "../report/rows.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { type CellRef, type CompareOverrides, narrowSpec, prepareSpec } from "../specfile/prepare.ts";
-import { type Commit, type Range, rangeOf } from "./bisect-range.ts";
+import { closingNotes } from "./bisect-notes.ts";
+import { type Commit, looksRule, type Range, rangeOf } from "./bisect-range.ts";
 import { metricOverride, remeasureCompare, sourceStep } from "./bisect-step.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
@@ -120,7 +120,8 @@ class Bisection {
       confidence: o.confidence ?? 0.95,
       step_confidence: r.perStep,
       max_measurements: r.measurements,
-      remeasure: o.remeasure ?? 1,
+      // a spec that looks again (compare.looks) decides each step by its looks: no re-measure
+      remeasure: o.remeasure ?? (looksRule(r) ? 0 : 1),
       ...(r.stepBudget !== undefined ? { step_budget_seconds: r.stepBudget } : {}),
       ...(this.width > 1 ? { runners: this.width } : {}),
       halving_rounds: 2 + searchRounds(this.n),
@@ -154,7 +155,7 @@ class Bisection {
    */
   private sizeLooks(check: LoadedSpec): void {
     const { o, r, report } = this;
-    if (r.stepBudget === undefined || o.remeasure !== undefined) return;
+    if (r.stepBudget === undefined || o.remeasure !== undefined || looksRule(r)) return;
     report.remeasure = looksWithin(r.stepBudget, matrixSeconds(check)) - 1;
     r.measurements = maxMeasurements(this.n, report.remeasure, this.width);
     r.perStep = stepConfidence(report.confidence, r.measurements);
@@ -183,7 +184,14 @@ class Bisection {
   private async stepSpec(candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> {
     const { o, r } = this;
     // max_rounds with the rounds: a re-measure's rounds may pass the spec's own max_rounds
-    const known = remeasureCompare({ ...o.compare, confidence: r.perStep }, r.current.spec.compare, attempt);
+    // compare.looks: the step's own looks stop where the step budget would be passed
+    const budget =
+      looksRule(r) && r.stepBudget !== undefined ? { budget: `${Math.floor(r.stepBudget)}s` } : {};
+    const known = remeasureCompare(
+      { ...o.compare, ...budget, confidence: r.perStep },
+      r.current.spec.compare,
+      attempt,
+    );
     const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
     const composed =
       r.mode === "config"
@@ -358,7 +366,7 @@ class Bisection {
       if (found.outcome === "not-confirmed")
         report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
     }
-    report.notes.push(...this.closingNotes(found));
+    report.notes.push(...closingNotes(this.report, this.r, this.width, found));
     await this.save();
     this.o.log(
       `bisect: ${report.outcome}${report.first_bad ? ` — first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`,
@@ -370,49 +378,5 @@ class Bisection {
       markdownPath: this.markdownPath,
       exitCode: report.outcome === "found" ? EXIT.regression : EXIT.ok,
     };
-  }
-
-  /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
-  private roundsNote(rounds: number): string {
-    const { alone, atOnce } = roundWaits(this.report.steps);
-    return `${this.width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${this.report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${this.width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
-  }
-
-  /** How many looks the last step at commit i took, and why it took no more. */
-  private looksAt(i: number): string {
-    const commit = (this.r.commits[i] as Commit).commit;
-    const step = this.report.steps.findLast((s) => s.candidate.commit === commit);
-    const n = step?.attempts.length ?? 0;
-    const rounds = step?.attempts.map((a) => a.rounds).join(", ");
-    const why = step?.budget_stop ?? `the most the error budget counted (${1 + this.report.remeasure})`;
-    return `${n} look(s) of ${rounds} rounds (${why})`;
-  }
-
-  /** The error rate, how steps compare, and why the search stopped where it did. */
-  private closingNotes(found: Found): string[] {
-    const { n, report, r } = this;
-    const short = (i: number) => (r.commits[i] as Commit).commit.slice(0, 10);
-    const notes = [
-      `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, this.width)} rounds × ${this.width} candidate(s)) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
-      `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
-    ];
-    if (this.width > 1) notes.push(this.roundsNote(found.rounds));
-    if (report.step_budget_seconds !== undefined)
-      notes.push(
-        `each step had ${Math.round(report.step_budget_seconds)} s (its budget): an undecided step measured again with twice the rounds while the next look fit, up to ${1 + report.remeasure} look(s), every one counted in the error rate above`,
-      );
-    if (found.outcome === "inconclusive" && found.onlySkipped)
-      notes.push(
-        `only commits that do not build lie between ${short(found.lastGood)} (good) and ${short(found.firstBad)} (bad): the first bad commit is one of those ${found.firstBad - found.lastGood}, as git bisect says when only skipped commits are left`,
-      );
-    else if (found.outcome === "inconclusive")
-      notes.push(
-        `stopped undecided at ${short(found.at)} after ${this.looksAt(found.at)}: the first bad commit is one of the ${found.firstBad - found.lastGood} after ${short(found.lastGood)} up to ${short(found.firstBad)}; ${report.step_budget_seconds === undefined ? "a step budget (--budget, each step's looks within it), more rounds (--rounds)" : "a larger step budget (--budget), more rounds (--rounds)"} or a larger tolerance would decide it`,
-      );
-    if (found.outcome === "not-confirmed")
-      notes.push(
-        `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`,
-      );
-    return notes;
   }
 }
