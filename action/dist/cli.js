@@ -61,7 +61,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-Z6RCT446.js";
+} from "./chunk-GZSNIO5O.js";
 import {
   reapLedger
 } from "./chunk-MBUZFBEP.js";

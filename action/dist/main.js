@@ -21,7 +21,7 @@ import {
   readWave,
   runAgainstBaseline,
   runSpec
-} from "./chunk-Z6RCT446.js";
+} from "./chunk-GZSNIO5O.js";
 import {
   getInput,
   info,

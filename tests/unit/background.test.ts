@@ -3,13 +3,22 @@
 // so an idle window read high or low by chance passes neither for a change per operation nor, by a
 // mean per variant, for a steady gap.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { pooledBackground, withPooledBackground } from "../../action/src/compare/background.ts";
+import { gunzipSync } from "node:zlib";
+import {
+  pooledBackground,
+  withCounterMetrics,
+  withPooledBackground,
+} from "../../action/src/compare/background.ts";
 import { alphaPerCell } from "../../action/src/compare/judge-results.ts";
 import { judgeCell, pairedSamples } from "../../action/src/compare/samples.ts";
 import { whatMoved } from "../../action/src/compare/what-moved.ts";
 import { costOf } from "../../action/src/observe/cost.ts";
+import { noiseFromResult } from "../../action/src/pipeline/noise-measured.ts";
 import type { Cell, Result } from "../../action/src/result/model.ts";
+import { specOfValue } from "../../action/src/specfile/load.ts";
+import { fixture } from "../helpers/paths.ts";
 import { sampleResult } from "../helpers/sample.ts";
 
 function rng(seed: number) {
@@ -161,5 +170,53 @@ describe("one background for the run, over all its servers", () => {
     // the same cell judged unchanged is not listed
     const aa = { ...judge(withPooledBackground(run(170, 3))), variant: "head" };
     assert.equal(whatMoved(run(170, 3), "base", ["head"], [KEY], 0.95, [aa])?.moved.length ?? 0, 0);
+  });
+});
+
+describe("a counter per operation the run did not judge, taken from its recorded counters", () => {
+  test("withCounterMetrics: (growth − idle × window − one reading) / ops per cell; noise for it from an A/A's counters", () => {
+    const recorded = JSON.parse(
+      gunzipSync(readFileSync(fixture("results/mariadb-tmp-table-3-blocks-result.json.gz"))).toString(),
+    ) as Result;
+    const name = "mariadb:Bytes_sent/op";
+    const cell = recorded.cells.find((c) => c.round > 0 && c.cost) as Cell;
+    assert.equal(cell.metrics[name], undefined, "the run did not judge it");
+    const taken = withCounterMetrics(recorded, [name, "tps"]);
+    const same = taken.cells[recorded.cells.indexOf(cell)] as Cell;
+    const cost = cell.cost as NonNullable<Cell["cost"]>;
+    const c = "mariadb:Bytes_sent";
+    const want =
+      ((cost.counters[c] ?? 0) -
+        (cost.idle_per_s?.[c] ?? 0) * cost.window_s -
+        (cost.reading_cost?.[c] ?? 0)) /
+      cost.ops;
+    assert.ok(Math.abs((same.metrics[name]?.value ?? Number.NaN) - Math.max(0, want)) < 1e-9);
+    assert.equal(same.metrics[name]?.better, "lower");
+    // a metric already judged is left as recorded; a warmup round gets none
+    assert.deepEqual(same.metrics.tps, cell.metrics.tps);
+    assert.ok(taken.cells.filter((x) => x.round === 0).every((x) => !x.metrics[name]));
+    // calibrate --from-result: the spec names it after the run, and still gets its noise
+    const spec = specOfValue(
+      {
+        name: "n",
+        target: { kind: "mariadb" },
+        data: { tables: 2, table_size: 10000 },
+        workloads: [
+          { name: "read_only", sysbench: "oltp_read_only", threads: [4], duration: "6s" },
+          { name: "read_write", sysbench: "oltp_read_write", threads: [4], duration: "6s" },
+        ],
+        metrics: { tps: { tolerance: "5%" }, [name]: { tolerance: "2%" } },
+        variants: { base: {}, head: {} },
+        compare: { rounds: 6, blocks: 3 },
+      },
+      "n.yaml",
+    );
+    const unmeasured: string[] = [];
+    const noise = noiseFromResult(recorded, spec, "test", (w, m) => unmeasured.push(`${w} ${m}`)) as {
+      workloads: Record<string, { metrics?: Record<string, { rounds: string }> }>;
+    };
+    assert.deepEqual(unmeasured, []);
+    for (const w of ["read_only", "read_write"])
+      assert.match(noise.workloads[w]?.metrics?.[name]?.rounds ?? "", /^\d+\.\d%$/);
   });
 });

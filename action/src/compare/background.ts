@@ -7,7 +7,7 @@
 // by the run's, +0.34% raw, where its allocations grew +0.6%). Taken off alike on both sides, a
 // build's own extra background enters its cost per operation by that work's share of the window;
 // the counter list shows it per second where it is most of a counter's growth.
-import { type Background, netCost } from "../observe/cost.ts";
+import { type Background, costMetric, netCost } from "../observe/cost.ts";
 import type { Cell, Result } from "../result/model.ts";
 
 type Cost = NonNullable<Cell["cost"]>;
@@ -48,6 +48,29 @@ export function withPooledBackground(result: Result): Result {
       }),
     );
     return { ...c, metrics, cost: { ...cost, idle_per_s: bg.per_s, reading_cost: bg.per_reading } };
+  });
+  return { ...result, cells };
+}
+
+/**
+ * The result with these cost metrics taken from each measured cell's recorded counters where the
+ * run did not judge them (a metric a spec names after its A/A ran: calibrate --from-result), each
+ * net of that cell's own background as the run recorded it; the judge then pools the background.
+ */
+export function withCounterMetrics(result: Result, names: readonly string[]): Result {
+  const wanted = names.filter((n) => costMetric(n));
+  if (!wanted.length) return result;
+  const cells = result.cells.map((c): Cell => {
+    const cost = c.cost;
+    const missing = wanted.filter((n) => !c.metrics[n]);
+    if (!cost || c.round <= 0 || !missing.length) return c;
+    const bg = { per_s: cost.idle_per_s ?? {}, per_reading: cost.reading_cost ?? {} };
+    const added = missing.flatMap((n) => {
+      const value = netCost(n, cost.counters, cost.window_s, cost.ops, bg);
+      const unit = costMetric(n)?.unit ?? "1/op";
+      return value === undefined ? [] : [[n, { value, unit, better: "lower" as const }]];
+    });
+    return { ...c, metrics: { ...c.metrics, ...Object.fromEntries(added) } };
   });
   return { ...result, cells };
 }

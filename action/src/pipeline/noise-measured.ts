@@ -1,6 +1,7 @@
 // compare.noise as an A/A run measured it: per workload and metric, the standard deviation of
 // log(head/base) of one round within an instance pair and of a pair's steady gap (calibrate, and
 // the pull request that adopts a spec).
+import { withCounterMetrics, withPooledBackground } from "../compare/background.ts";
 import { familyOf } from "../compare/judge-results.ts";
 import { noiseOf } from "../compare/noise.ts";
 import { pairedSamples } from "../compare/samples.ts";
@@ -18,18 +19,22 @@ const pctUp = (x: number) => `${(Math.ceil(x * 1000) / 10).toFixed(1)}%`;
  * workload's own figures from its first non-cost metric (throughput), the others under metrics.
  */
 export function noiseFromResult(
-  result: Result,
+  recorded: Result,
   loaded: LoadedSpec,
   source = "tiperf calibrate: this spec against itself",
   /** Told of each judged metric of a workload the result gives no noise of. */
   unmeasured?: (workload: string, metric: string) => void,
 ): Obj {
   const spec = loaded.variants?.base.spec ?? loaded.spec;
+  const { keys } = familyOf(spec, 0.95, 1, 1);
+  // a server counter per operation the spec judges that the A/A did not (named after it ran):
+  // from each cell's recorded counters, as the judge would take it (the run's background)
+  const judged = [...new Set(keys.flatMap((k) => Object.keys(k.rules)))];
+  const result = withPooledBackground(withCounterMetrics(recorded, judged));
   const measured = result.cells.filter((c) => c.round > 0);
   const blocks = new Set(measured.map((c) => c.block ?? 1)).size;
   const rounds = Math.max(0, ...measured.map((c) => c.round));
   const workloads: Obj = {};
-  const { keys } = familyOf(spec, 0.95, 1, 1);
   for (const w of spec.workloads) {
     const cells = keys.filter((k) => k.workload === w.name);
     const rules = [...new Set(cells.flatMap((k) => Object.keys(k.rules)))];

@@ -6367,6 +6367,23 @@ function withPooledBackground(result) {
   });
   return { ...result, cells };
 }
+function withCounterMetrics(result, names) {
+  const wanted = names.filter((n) => costMetric(n));
+  if (!wanted.length) return result;
+  const cells = result.cells.map((c4) => {
+    const cost = c4.cost;
+    const missing = wanted.filter((n) => !c4.metrics[n]);
+    if (!cost || c4.round <= 0 || !missing.length) return c4;
+    const bg = { per_s: cost.idle_per_s ?? {}, per_reading: cost.reading_cost ?? {} };
+    const added = missing.flatMap((n) => {
+      const value4 = netCost(n, cost.counters, cost.window_s, cost.ops, bg);
+      const unit2 = costMetric(n)?.unit ?? "1/op";
+      return value4 === void 0 ? [] : [[n, { value: value4, unit: unit2, better: "lower" }]];
+    });
+    return { ...c4, metrics: { ...c4.metrics, ...Object.fromEntries(added) } };
+  });
+  return { ...result, cells };
+}
 
 // action/src/compare/judge-results.ts
 var Rule = external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() });
@@ -68366,13 +68383,15 @@ function noiseOf(pairs) {
 
 // action/src/pipeline/noise-measured.ts
 var pctUp = (x4) => `${(Math.ceil(x4 * 1e3) / 10).toFixed(1)}%`;
-function noiseFromResult(result, loaded, source4 = "tiperf calibrate: this spec against itself", unmeasured) {
+function noiseFromResult(recorded, loaded, source4 = "tiperf calibrate: this spec against itself", unmeasured) {
   const spec = loaded.variants?.base.spec ?? loaded.spec;
+  const { keys: keys4 } = familyOf(spec, 0.95, 1, 1);
+  const judged2 = [...new Set(keys4.flatMap((k2) => Object.keys(k2.rules)))];
+  const result = withPooledBackground(withCounterMetrics(recorded, judged2));
   const measured = result.cells.filter((c4) => c4.round > 0);
   const blocks = new Set(measured.map((c4) => c4.block ?? 1)).size;
   const rounds = Math.max(0, ...measured.map((c4) => c4.round));
   const workloads = {};
-  const { keys: keys4 } = familyOf(spec, 0.95, 1, 1);
   for (const w2 of spec.workloads) {
     const cells = keys4.filter((k2) => k2.workload === w2.name);
     const rules = [...new Set(cells.flatMap((k2) => Object.keys(k2.rules)))];
