@@ -403,6 +403,9 @@ var COMMANDS = [
       out: { type: "string", value: "DIR" },
       "run-id": { type: "string", value: "ID" },
       shards: { type: "string", value: "N" },
+      seed: { type: "string", value: "N" },
+      shard: { type: "string", value: "K/N" },
+      "look-of": { type: "string", value: "VERDICT_JSON" },
       ...COMPOSE,
       ...SIZE
     },
@@ -412,7 +415,8 @@ var COMMANDS = [
       "detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
       "load-tool command line in phase order; --profile overrides the spec's target.profile;",
       "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
-      "its directory is this one's"
+      "its directory is this one's; --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
+      "runner's share (and a further look's wave) as compare with them runs it"
     ]
   },
   {
@@ -2805,7 +2809,8 @@ async function cmdPlan(args) {
   const plan = await planRun(loaded, {
     ...typeof values.profile === "string" ? { profile: values.profile } : {},
     ...typeof runId === "string" ? { runId } : {},
-    ...shards !== void 0 ? { shards } : {}
+    ...shards !== void 0 ? { shards } : {},
+    ...await shareOfRun(values)
   });
   for (const line of [...await uncommittedSpec(values), ...headLines(loaded), ...buildLines(loaded)])
     log(line);
@@ -2820,9 +2825,23 @@ async function cmdPlan(args) {
   }
   return EXIT.ok;
 }
+async function shareOfRun(values) {
+  const seed = values.seed === void 0 ? void 0 : Number(values.seed);
+  if (seed !== void 0 && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
+    throw new InputError(`tiperf plan: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`);
+  const shard = typeof values.shard === "string" ? parseShard(values.shard) : void 0;
+  if (shard && values.shards !== void 0)
+    throw new InputError(
+      "tiperf plan: --shard K/N plans one runner's share, --shards N every runner's: give one"
+    );
+  const look = typeof values["look-of"] === "string" ? await readWave(values["look-of"], "--look-of") : void 0;
+  return { ...seed !== void 0 ? { seed } : {}, ...shard ? { shard } : {}, ...look ? { look } : {} };
+}
 function refuseComparisonFlags(loaded, values) {
   if (loaded.variants) return;
-  const given = ["shards", "rounds", "blocks", "confidence", "budget"].filter((k) => values[k] !== void 0);
+  const given = ["shards", "shard", "seed", "look-of", "rounds", "blocks", "confidence", "budget"].filter(
+    (k) => values[k] !== void 0
+  );
   if (given.length)
     throw new InputError(
       `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`

@@ -57,9 +57,11 @@ export async function planOfRun(
   spec: string,
   runDir: string,
   env: Record<string, string> = {},
+  /** The run's own flags that shape its plan (--seed, --shard, --look-of). */
+  flags: string[] = [],
 ): Promise<string> {
   const out = tempDir();
-  const plan = cli(["plan", "--spec", spec, "--out", out, "--run-id", basename(runDir)], env);
+  const plan = cli(["plan", "--spec", spec, "--out", out, "--run-id", basename(runDir), ...flags], env);
   assert.equal((await plan.done).code, 0, plan.stderr());
   const text = readFileSync(join(out, "plan.json"), "utf8");
   assert.equal(readFileSync(join(runDir, "plan.json"), "utf8"), text, "the run's plan.json");

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
-import { ranAsPlanned } from "../helpers/plan.ts";
+import { planOfRun, ranAsPlanned } from "../helpers/plan.ts";
 import { cli, leftovers, ownCgroups, tempDir } from "../helpers/real.ts";
 
 /**
@@ -227,6 +227,8 @@ compare: {rounds: 3, blocks: 3, order: interleaved, confirm: 0, profiles: 0, loo
         readFileSync(join(runDir, "plan.txt"), "utf8"),
         /look 2 of at most 2 \(compare\.looks\), as a wave of shards: read_only threads=2 again in block\(s\) 4, 5, 6/,
       );
+      // the plan `tiperf plan` prints with the run's flags is the one the wave's run wrote
+      if (k === 1) await planOfRun(file, runDir, {}, ["--shard", "1/2", "--look-of", verdictFile]);
       wave.push(runDir);
     }
     const json = join(dir, "m2.json");

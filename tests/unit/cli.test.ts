@@ -172,6 +172,18 @@ describe("flags in tiperf's words", () => {
       plan.stderr(),
       /--shards, --budget size a comparison, and workloads\/pr\.yaml plans none \(no variants\): add --base-ref REF --head-ref REF/,
     );
+    const share = cli(["plan", "--spec", "workloads/pr.yaml", "--shard", "1/2"]);
+    assert.equal((await share.done).code, 2);
+    assert.match(share.stderr(), /--shard size.? a comparison, and workloads\/pr\.yaml plans none/);
+    const both = cli(["plan", "--spec", "workloads/tidb-pr.yaml", "--shard", "1/2", "--shards", "2"]);
+    assert.equal((await both.done).code, 2);
+    assert.match(both.stderr(), /--shard K\/N plans one runner's share, --shards N every runner's: give one/);
+    const none = cli(["plan", "--spec", "workloads/tidb-pr.yaml", "--look-of", "workloads/pr.yaml"]);
+    assert.equal((await none.done).code, 2);
+    assert.match(
+      none.stderr(),
+      /--look-of workloads\/pr\.yaml: not JSON: give the verdict\.json of `tiperf merge`/,
+    );
     const one = cli(["plan", "--spec", "workloads/pr.yaml"]);
     assert.equal((await one.done).code, 0);
     assert.match(one.stderr(), /^workloads\/pr\.yaml as `tiperf run` runs it: one variant, no comparison/m);

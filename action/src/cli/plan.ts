@@ -5,6 +5,8 @@ import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { withSourceBuilds } from "../pipeline/builds.ts";
 import { planRun, writePlan } from "../pipeline/plan.ts";
+import { parseShard } from "../pipeline/shard.ts";
+import { readWave } from "../pipeline/waves.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { specAtRef } from "../specfile/prepare.ts";
 import { flags, log, specSource } from "./args.ts";
@@ -30,6 +32,7 @@ export async function cmdPlan(args: string[]): Promise<number> {
     ...(typeof values.profile === "string" ? { profile: values.profile } : {}),
     ...(typeof runId === "string" ? { runId } : {}),
     ...(shards !== undefined ? { shards } : {}),
+    ...(await shareOfRun(values)),
   });
   // what the plan is of, on stderr: stdout is the plan, exactly the plan.txt a run of it writes
   for (const line of [...(await uncommittedSpec(values)), ...headLines(loaded), ...buildLines(loaded)])
@@ -48,10 +51,30 @@ export async function cmdPlan(args: string[]): Promise<number> {
 
 type Values = Record<string, string | boolean | undefined>;
 
+/**
+ * --seed, --shard K/N and --look-of as `tiperf compare` reads them: the plan of that runner's
+ * share (and of a further look's wave), exactly the plan.txt its run writes.
+ */
+async function shareOfRun(values: Values) {
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (seed !== undefined && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
+    throw new InputError(`tiperf plan: --seed must be a whole number from 0 to 2^31−1 (got ${values.seed})`);
+  const shard = typeof values.shard === "string" ? parseShard(values.shard) : undefined;
+  if (shard && values.shards !== undefined)
+    throw new InputError(
+      "tiperf plan: --shard K/N plans one runner's share, --shards N every runner's: give one",
+    );
+  const look =
+    typeof values["look-of"] === "string" ? await readWave(values["look-of"], "--look-of") : undefined;
+  return { ...(seed !== undefined ? { seed } : {}), ...(shard ? { shard } : {}), ...(look ? { look } : {}) };
+}
+
 /** A flag that sizes a comparison, given for a spec that plans none: refused by name, never ignored. */
 function refuseComparisonFlags(loaded: LoadedSpec, values: Values): void {
   if (loaded.variants) return;
-  const given = ["shards", "rounds", "blocks", "confidence", "budget"].filter((k) => values[k] !== undefined);
+  const given = ["shards", "shard", "seed", "look-of", "rounds", "blocks", "confidence", "budget"].filter(
+    (k) => values[k] !== undefined,
+  );
   if (given.length)
     throw new InputError(
       `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
