@@ -58,10 +58,11 @@ import {
   untilDeadline,
   upsertIssue,
   verdictHtml,
+  waveFor,
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-GZSNIO5O.js";
+} from "./chunk-7KGP7O4J.js";
 import {
   reapLedger
 } from "./chunk-MBUZFBEP.js";
@@ -2228,8 +2229,8 @@ async function cmdCompare(args, signal) {
     throw new InputError(
       "tiperf compare: --look-of and --confirms: give one (a further look, or a confirmation)"
     );
-  const look = values["look-of"] ? await readWave(values["look-of"], "--look-of") : void 0;
   const given = await specSource("compare", values);
+  const look = values["look-of"] ? await waveFor(values["look-of"], "--look-of", { spec: given, shard }) : void 0;
   const loaded = values.confirms ? await confirmationSpec(given, await readFirstVerdict(values.confirms, "--confirms")) : given;
   if (values.json) await checkOutFile(values.json, "--json");
   const outcome = await compareSpec(loaded, {
@@ -2733,7 +2734,7 @@ async function cmdMerge(args) {
     );
   if (outcome.look)
     log(
-      `to look again (compare.looks): tiperf compare --look-of ${outcome.verdictPath} --seed ${outcome.verdict.seed} --shard K/N on each runner, then tiperf merge --max-looks ${maxLooks} with the design's parts and theirs`
+      `to look again (compare.looks): tiperf compare --look-of ${outcome.verdictPath} --shard K/${outcome.verdict.shards?.of ?? "N"} on each runner (the spec and flags the design's shards ran with), then tiperf merge the design's parts and theirs`
     );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}

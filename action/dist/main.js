@@ -18,10 +18,10 @@ import {
   prepareSpec,
   publishVerdict,
   readFirstVerdict,
-  readWave,
   runAgainstBaseline,
-  runSpec
-} from "./chunk-GZSNIO5O.js";
+  runSpec,
+  waveFor
+} from "./chunk-7KGP7O4J.js";
 import {
   getInput,
   info,
@@ -296,7 +296,7 @@ async function produce(inputs, signal) {
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const look = inputs.lookOf ? await readWave(inputs.lookOf, "'look-of' input") : void 0;
+    const look = inputs.lookOf ? await waveFor(inputs.lookOf, "'look-of' input", { spec: loaded, shard: inputs.shard }) : void 0;
     const outcome = await compareSpec(loaded, {
       ...opts,
       ...inputs.shard ? { shard: inputs.shard } : {},

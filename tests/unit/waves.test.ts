@@ -8,7 +8,7 @@ import { judgeFamily } from "../../action/src/compare/judge-results.ts";
 import { lookShares } from "../../action/src/compare/looks.ts";
 import { mergeParts } from "../../action/src/pipeline/merge.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
-import { readWave } from "../../action/src/pipeline/waves.ts";
+import { readWave, waveFor } from "../../action/src/pipeline/waves.ts";
 import type { Result } from "../../action/src/result/model.ts";
 import { specOfValue } from "../../action/src/specfile/load.ts";
 import { fixture } from "../helpers/paths.ts";
@@ -112,6 +112,29 @@ describe("further looks as waves of shards", () => {
       tps.every((c) => c.verdict === "inconclusive" && /look 2 follows as a wave/.test(c.reason ?? "")),
     );
     assert.deepEqual(await readWave(first.verdictPath, "--look-of"), first.verdict.looks?.next);
+    // a wave is of this comparison only: its seed, its spec as given, its runners
+    const shard = { index: 1, of: 3 };
+    assert.deepEqual(
+      await waveFor(first.verdictPath, "--look-of", { spec: loaded, shard }),
+      first.verdict.looks?.next,
+    );
+    const reseeded = specOfValue(
+      { ...raw, compare: { ...(raw.compare as object), seed: 8 } },
+      "counters-tmp.yaml",
+    );
+    await assert.rejects(
+      waveFor(first.verdictPath, "--look-of", { spec: reseeded, shard }),
+      /--look-of .*verdict\.json: its comparison's seed is 7, not 8: give --seed 7/,
+    );
+    const other = specOfValue({ ...raw, metrics: { tps: { tolerance: "31%" } } }, "counters-tmp.yaml");
+    await assert.rejects(
+      waveFor(first.verdictPath, "--look-of", { spec: other, shard }),
+      /its spec is not counters-tmp\.yaml as given here: give the spec and the flags/,
+    );
+    await assert.rejects(
+      waveFor(first.verdictPath, "--look-of", { spec: loaded, shard: { index: 1, of: 2 } }),
+      /it merged 3 shard\(s\), and this is shard 1\/2: give --shard K\/3/,
+    );
     // a merge not told of waves (the default --max-looks 1) names none and decides as before
     const plain = await mergeParts(design, { outDir: join(dir, "m0"), log: () => {} });
     assert.equal(plain.look, undefined);
@@ -131,6 +154,14 @@ describe("further looks as waves of shards", () => {
       log: () => {},
       maxLooks: 2,
     });
+    // the wave's parts say how far the looks went: a merge not told so still judges them
+    const said: string[] = [];
+    const untold = await mergeParts([...design, ...wave], {
+      outDir: join(dir, "m2b"),
+      log: (l) => said.push(l),
+    });
+    assert.deepEqual(untold.verdict.cells, out.verdict.cells);
+    assert.ok(said.includes("merge: look 2's wave is among the parts: judged up to look 2"), said.join("\n"));
     assert.equal(out.look, undefined);
     assert.deepEqual(
       { taken: out.verdict.looks?.taken, next: out.verdict.looks?.next },

@@ -17,7 +17,7 @@ import { mergeParts } from "../pipeline/merge.ts";
 import { mergeRunParts } from "../pipeline/merge-runs.ts";
 import { isRunPart } from "../pipeline/parts.ts";
 import { runSpec } from "../pipeline/run.ts";
-import { readWave } from "../pipeline/waves.ts";
+import { waveFor } from "../pipeline/waves.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";
@@ -132,7 +132,9 @@ async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produ
   }
   const opts = { outDir: inputs.out, log, signal };
   if (inputs.mode === "compare") {
-    const look = inputs.lookOf ? await readWave(inputs.lookOf, "'look-of' input") : undefined;
+    const look = inputs.lookOf
+      ? await waveFor(inputs.lookOf, "'look-of' input", { spec: loaded, shard: inputs.shard })
+      : undefined;
     const outcome = await compareSpec(loaded, {
       ...opts,
       ...(inputs.shard ? { shard: inputs.shard } : {}),

@@ -6,7 +6,7 @@ import { compareSpec } from "../pipeline/compare.ts";
 import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { parseShard } from "../pipeline/shard.ts";
-import { readWave } from "../pipeline/waves.ts";
+import { waveFor } from "../pipeline/waves.ts";
 import { parseLogin } from "../publish/names.ts";
 import { flags, log, specSource, writeJson } from "./args.ts";
 
@@ -24,8 +24,11 @@ export async function cmdCompare(args: string[], signal: AbortSignal): Promise<n
     throw new InputError(
       "tiperf compare: --look-of and --confirms: give one (a further look, or a confirmation)",
     );
-  const look = values["look-of"] ? await readWave(values["look-of"] as string, "--look-of") : undefined;
   const given = await specSource("compare", values);
+  // --look-of: a further look of this comparison's shards (its spec and seed, its runners)
+  const look = values["look-of"]
+    ? await waveFor(values["look-of"] as string, "--look-of", { spec: given, shard })
+    : undefined;
   // --confirms: the first run's regressed cells again, on fresh instances (its own seed and shards)
   const loaded = values.confirms
     ? await confirmationSpec(given, await readFirstVerdict(values.confirms as string, "--confirms"))

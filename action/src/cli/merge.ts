@@ -47,7 +47,7 @@ export async function cmdMerge(args: string[]): Promise<number> {
     );
   if (outcome.look)
     log(
-      `to look again (compare.looks): tiperf compare --look-of ${outcome.verdictPath} --seed ${outcome.verdict.seed} --shard K/N on each runner, then tiperf merge --max-looks ${maxLooks} with the design's parts and theirs`,
+      `to look again (compare.looks): tiperf compare --look-of ${outcome.verdictPath} --shard K/${outcome.verdict.shards?.of ?? "N"} on each runner (the spec and flags the design's shards ran with), then tiperf merge the design's parts and theirs`,
     );
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}\n`);

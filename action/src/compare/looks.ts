@@ -67,8 +67,11 @@ export interface LookedJudgements {
   max: number;
   /** Why no further look was taken while a judgement was undecided (compare.budget). */
   stopped?: string;
-  /** Judgements (judgementKey) whose blocks needed at their noise lie beyond what the looks left give. */
-  beyond: Set<string>;
+  /**
+   * Judgements (judgementKey) whose blocks needed at their noise lie beyond what the looks left
+   * give, each with the looks it took before it was left there.
+   */
+  beyond: Map<string, number>;
 }
 
 /** A judgement's key: its cell's (cellKeyOf) and its metric. */
@@ -87,10 +90,12 @@ export function lookedJudgement(l: LookedJudgements): Judged {
       c.needed !== undefined
         ? `~${c.needed} blocks in all would decide it`
         : "more than 200 blocks would be needed";
-    const reason = l.beyond.has(judgementKey(c))
-      ? `inconclusive after ${l.taken} look(s): ${needs} at this noise, more than the looks left could give, so it got no further look`
-      : `inconclusive after ${l.taken} look(s), ${why}${c.needed !== undefined ? `: ${needs} at this noise` : ""}`;
-    return { ...c, looks: l.taken, reason };
+    const left = l.beyond.get(judgementKey(c));
+    const reason =
+      left !== undefined
+        ? `inconclusive after ${left} look(s): ${needs} at this noise, more than the looks left could give, so it got no further look`
+        : `inconclusive after ${l.taken} look(s), ${why}${c.needed !== undefined ? `: ${needs} at this noise` : ""}`;
+    return { ...c, looks: left ?? l.taken, reason };
   });
   return { ...l.last, cells };
 }

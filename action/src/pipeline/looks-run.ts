@@ -54,7 +54,7 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements & { nex
     last: r.judge(design - 1),
     taken: 1,
     max: f.looks + 1,
-    beyond: new Set(),
+    beyond: new Map(),
   };
   const settle = (cells: CellJudgement[], look: number) => {
     for (const c of cells)
@@ -68,8 +68,10 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements & { nex
     const reach = (f.looks + 2 - look) * f.blocks;
     const undecided = looked.last.cells.filter((c) => !looked.final.has(judgementKey(c)));
     for (const c of undecided)
-      if (c.needed === undefined || c.needed > c.n + reach) looked.beyond.add(judgementKey(c));
-      else looked.beyond.delete(judgementKey(c));
+      if (c.needed === undefined || c.needed > c.n + reach) {
+        // the looks it took: the ones before this one, unless it was left behind earlier
+        if (!looked.beyond.has(judgementKey(c))) looked.beyond.set(judgementKey(c), look - 1);
+      } else looked.beyond.delete(judgementKey(c));
     const open = new Set(
       undecided.filter((c) => !looked.beyond.has(judgementKey(c))).map((c) => cellKeyOf(cellOf(c))),
     );
@@ -95,9 +97,14 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements & { nex
       looked.next = { look, cells: only };
       break;
     }
-    r.log(
-      `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => (r.keys[i] as string).split("\u0000").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`,
-    );
+    if (present)
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) judged again with its wave's parts`,
+      );
+    else
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => (r.keys[i] as string).split("\u0000").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`,
+      );
     for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
     looked.last = r.judge(design + look - 2);
     looked.taken = look;
@@ -106,6 +113,12 @@ export async function lookAgain(r: LookRunner): Promise<LookedJudgements & { nex
       look,
     );
   }
+  // every look taken and judgements still open: the looks' end is why
+  const open = looked.last.cells.some(
+    (c) => !looked.final.has(judgementKey(c)) && !looked.beyond.has(judgementKey(c)),
+  );
+  if (!looked.stopped && !looked.next && looked.taken >= looked.max && open)
+    looked.stopped = `compare.looks (${looked.max}) reached`;
   return looked;
 }
 

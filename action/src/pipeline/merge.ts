@@ -225,9 +225,9 @@ export async function mergeParts(
     .join("");
   opts.log(`merge: ${of - missing.length} of ${of} shards${waveText}, ${measured.length} measured cells`);
   if (next) opts.log(`merge: ${pendingText(next, of)}`);
-  if (missing.length)
+  if (missing.length || waveMissing.length)
     opts.log(
-      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`,
+      `merge: shard(s) ${[...missing, ...waveMissing].join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`,
     );
   const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
   return {

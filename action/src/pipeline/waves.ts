@@ -63,8 +63,39 @@ export function waveOf(loaded: LoadedSpec, whole: CompareSchedule, wave: Wave, s
   return { schedule, line, refusals };
 }
 
+/**
+ * --look-of FILE for a run: the wave the merged verdict names, checked to be of this comparison:
+ * its seed, its spec as the design's shards were given it (flags folded in), its runners.
+ */
+export async function waveFor(
+  file: string,
+  flag: string,
+  run: { spec: LoadedSpec; shard?: Shard | undefined },
+): Promise<Wave> {
+  const { wave, verdict } = await readVerdictWave(file, flag);
+  const problems: string[] = [];
+  const seed = run.spec.variants?.compare.seed;
+  if (seed !== undefined && verdict.seed !== undefined && seed !== verdict.seed)
+    problems.push(`its comparison's seed is ${verdict.seed}, not ${seed}: give --seed ${verdict.seed}`);
+  else if (verdict.spec.hash !== run.spec.hash)
+    problems.push(
+      `its spec is not ${run.spec.path} as given here: give the spec and the flags (--seed, --tolerance, …) the design's shards ran with`,
+    );
+  const of = verdict.shards?.of;
+  if (run.shard && of !== undefined && run.shard.of !== of)
+    problems.push(
+      `it merged ${of} shard(s), and this is shard ${run.shard.index}/${run.shard.of}: give --shard K/${of}`,
+    );
+  if (problems.length) throw new InputError(`${flag} ${file}: ${problems.join("; ")}`);
+  return wave;
+}
+
 /** --look-of FILE: the merged verdict whose looks.next names the look to run and its cells. */
 export async function readWave(file: string, flag: string): Promise<Wave> {
+  return (await readVerdictWave(file, flag)).wave;
+}
+
+async function readVerdictWave(file: string, flag: string): Promise<{ wave: Wave; verdict: Verdict }> {
   let v: Verdict | undefined;
   try {
     v = VerdictSchema.safeParse(JSON.parse(await readFile(file, "utf8"))).data;
@@ -81,7 +112,7 @@ export async function readWave(file: string, flag: string): Promise<Wave> {
     throw new InputError(
       `${flag} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`,
     );
-  return next;
+  return { wave: next, verdict: v };
 }
 
 /** The verdict while a wave is due: the cells it looks at again named, nothing decided yet. */
@@ -114,7 +145,15 @@ export async function judgeWaves(w: WaveParts) {
   const whole = scheduleOf(w.loaded, false, first.shard.seed);
   const f = whole?.further;
   if (!whole || !f) return undefined;
-  const allowed = Math.min(compare.looks, w.maxLooks ?? 1);
+  // the looks the waves reach: as told, and never short of a wave whose parts are here
+  const waves = Math.max(1, ...parts.map((p) => p.shard.look ?? 1));
+  const allowed = Math.min(compare.looks, Math.max(w.maxLooks ?? 1, waves));
+  if (waves > (w.maxLooks ?? 1))
+    w.log(`merge: look ${waves}'s wave is among the parts: judged up to look ${allowed}`);
+  if ((w.maxLooks ?? 1) > compare.looks)
+    w.log(
+      `merge: --max-looks ${w.maxLooks} is more than the spec's compare.looks (${compare.looks}): up to look ${compare.looks}`,
+    );
   const design = whole.looks.length;
   const shares = lookShares(design, compare.looks);
   const keys = planCells(plan.base.spec).map((c) =>
@@ -157,7 +196,8 @@ export async function judgeWaves(w: WaveParts) {
     look: looked.next.look,
     cells: [...looked.next.cells].map((i) => cellOfKey(keys[i] as string)),
   };
-  const capped = allowed < compare.looks && looked.taken >= allowed && !looked.stopped;
+  const reached = looked.stopped?.startsWith("compare.looks (") ?? false;
+  const capped = allowed < compare.looks && looked.taken >= allowed && (!looked.stopped || reached);
   if (next) looked.stopped = pendingText(next, first.shard.of);
   else if (capped)
     looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;

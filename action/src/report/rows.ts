@@ -268,9 +268,11 @@ export function inconclusiveLines(v: Verdict): string[] {
     .sort((a, b) => Math.abs(b.mde as number) - Math.abs(a.mde as number))[0];
   const blocks = open.some((c) => c.method === "block-t");
   const unit = blocks ? "blocks" : "rounds";
-  const have = blocks ? (v.blocks ?? 1) : v.rounds;
   const needs = open.map((c) => c.needed);
   const most = needs.every((n) => n !== undefined) ? Math.max(...(needs as number[])) : undefined;
+  // what the judgement that needs the most has now (a further look's cells have more than the rest)
+  const neediest = open.find((c) => c.needed === most) ?? open[0];
+  const have = blocks ? (neediest?.n ?? v.blocks ?? 1) : v.rounds;
   const perUnit = have > 0 ? v.benchmark_seconds / have : 0;
   const lines = [
     `${v.inconclusive === "fail" ? "❌" : "⚠️"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${

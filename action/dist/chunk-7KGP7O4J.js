@@ -4311,9 +4311,10 @@ function inconclusiveLines(v) {
   const worstMde = open.filter((c4) => c4.mde !== null).sort((a4, b10) => Math.abs(b10.mde) - Math.abs(a4.mde))[0];
   const blocks = open.some((c4) => c4.method === "block-t");
   const unit2 = blocks ? "blocks" : "rounds";
-  const have = blocks ? v.blocks ?? 1 : v.rounds;
   const needs = open.map((c4) => c4.needed);
   const most = needs.every((n) => n !== void 0) ? Math.max(...needs) : void 0;
+  const neediest = open.find((c4) => c4.needed === most) ?? open[0];
+  const have = blocks ? neediest?.n ?? v.blocks ?? 1 : v.rounds;
   const perUnit2 = have > 0 ? v.benchmark_seconds / have : 0;
   const lines2 = [
     `${v.inconclusive === "fail" ? "\u274C" : "\u26A0\uFE0F"} ${open.length} judgement(s) inconclusive: this run cannot tell their change from the tolerance.${worstMde ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct3(worstMde.mde)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ${tolText(worstMde.tolerance)}).` : ""} ${most !== void 0 ? `At this noise ~${most} ${unit2} (now ${have}; \u2248${Math.max(1, Math.round(most * perUnit2 / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.` : `More than 200 ${unit2} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit2}.`}${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`
@@ -6545,8 +6546,9 @@ function lookedJudgement(l) {
     const settled = l.final.get(judgementKey(c4));
     if (settled) return settled;
     const needs = c4.needed !== void 0 ? `~${c4.needed} blocks in all would decide it` : "more than 200 blocks would be needed";
-    const reason = l.beyond.has(judgementKey(c4)) ? `inconclusive after ${l.taken} look(s): ${needs} at this noise, more than the looks left could give, so it got no further look` : `inconclusive after ${l.taken} look(s), ${why}${c4.needed !== void 0 ? `: ${needs} at this noise` : ""}`;
-    return { ...c4, looks: l.taken, reason };
+    const left = l.beyond.get(judgementKey(c4));
+    const reason = left !== void 0 ? `inconclusive after ${left} look(s): ${needs} at this noise, more than the looks left could give, so it got no further look` : `inconclusive after ${l.taken} look(s), ${why}${c4.needed !== void 0 ? `: ${needs} at this noise` : ""}`;
+    return { ...c4, looks: left ?? l.taken, reason };
   });
   return { ...l.last, cells };
 }
@@ -8145,7 +8147,7 @@ async function lookAgain(r) {
     last: r.judge(design - 1),
     taken: 1,
     max: f.looks + 1,
-    beyond: /* @__PURE__ */ new Set()
+    beyond: /* @__PURE__ */ new Map()
   };
   const settle = (cells, look) => {
     for (const c4 of cells)
@@ -8157,19 +8159,20 @@ async function lookAgain(r) {
     const reach = (f.looks + 2 - look) * f.blocks;
     const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
     for (const c4 of undecided)
-      if (c4.needed === void 0 || c4.needed > c4.n + reach) looked.beyond.add(judgementKey(c4));
-      else looked.beyond.delete(judgementKey(c4));
-    const open = new Set(
+      if (c4.needed === void 0 || c4.needed > c4.n + reach) {
+        if (!looked.beyond.has(judgementKey(c4))) looked.beyond.set(judgementKey(c4), look - 1);
+      } else looked.beyond.delete(judgementKey(c4));
+    const open2 = new Set(
       undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
     );
-    if (open.size === 0) {
+    if (open2.size === 0) {
       if (looked.beyond.size) {
         looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
         r.log(`not looking again: ${looked.stopped}`);
       }
       break;
     }
-    const only = new Set(r.keys.flatMap((k2, i) => open.has(k2) ? [i] : []));
+    const only = new Set(r.keys.flatMap((k2, i) => open2.has(k2) ? [i] : []));
     const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
     const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
     const spent = r.spentSeconds();
@@ -8183,17 +8186,27 @@ async function lookAgain(r) {
       looked.next = { look, cells: only };
       break;
     }
-    r.log(
-      `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
-    );
+    if (present)
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) judged again with its wave's parts`
+      );
+    else
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
+      );
     for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
     looked.last = r.judge(design + look - 2);
     looked.taken = look;
     settle(
-      looked.last.cells.filter((c4) => open.has(cellKeyOf(cellOf(c4)))),
+      looked.last.cells.filter((c4) => open2.has(cellKeyOf(cellOf(c4)))),
       look
     );
   }
+  const open = looked.last.cells.some(
+    (c4) => !looked.final.has(judgementKey(c4)) && !looked.beyond.has(judgementKey(c4))
+  );
+  if (!looked.stopped && !looked.next && looked.taken >= looked.max && open)
+    looked.stopped = `compare.looks (${looked.max}) reached`;
   return looked;
 }
 var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
@@ -8234,7 +8247,28 @@ function waveOf(loaded, whole, wave, shard) {
   const line5 = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b10) => b10.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
   return { schedule, line: line5, refusals };
 }
+async function waveFor(file, flag2, run2) {
+  const { wave, verdict } = await readVerdictWave(file, flag2);
+  const problems = [];
+  const seed = run2.spec.variants?.compare.seed;
+  if (seed !== void 0 && verdict.seed !== void 0 && seed !== verdict.seed)
+    problems.push(`its comparison's seed is ${verdict.seed}, not ${seed}: give --seed ${verdict.seed}`);
+  else if (verdict.spec.hash !== run2.spec.hash)
+    problems.push(
+      `its spec is not ${run2.spec.path} as given here: give the spec and the flags (--seed, --tolerance, \u2026) the design's shards ran with`
+    );
+  const of = verdict.shards?.of;
+  if (run2.shard && of !== void 0 && run2.shard.of !== of)
+    problems.push(
+      `it merged ${of} shard(s), and this is shard ${run2.shard.index}/${run2.shard.of}: give --shard K/${of}`
+    );
+  if (problems.length) throw new InputError(`${flag2} ${file}: ${problems.join("; ")}`);
+  return wave;
+}
 async function readWave(file, flag2) {
+  return (await readVerdictWave(file, flag2)).wave;
+}
+async function readVerdictWave(file, flag2) {
   let v;
   try {
     v = VerdictSchema.safeParse(JSON.parse(await readFile3(file, "utf8"))).data;
@@ -8251,7 +8285,7 @@ async function readWave(file, flag2) {
     throw new InputError(
       `${flag2} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`
     );
-  return next;
+  return { wave: next, verdict: v };
 }
 function pendingText(next, runners) {
   return `look ${next.look} follows as a wave of ${runners} shard(s) (tiperf compare --look-of this verdict.json): ${next.cells.map(cellText).join(", ")} again; the check's verdict is the merge of every part after it`;
@@ -8265,7 +8299,14 @@ async function judgeWaves(w2) {
   const whole = scheduleOf(w2.loaded, false, first.shard.seed);
   const f = whole?.further;
   if (!whole || !f) return void 0;
-  const allowed = Math.min(compare3.looks, w2.maxLooks ?? 1);
+  const waves = Math.max(1, ...parts.map((p) => p.shard.look ?? 1));
+  const allowed = Math.min(compare3.looks, Math.max(w2.maxLooks ?? 1, waves));
+  if (waves > (w2.maxLooks ?? 1))
+    w2.log(`merge: look ${waves}'s wave is among the parts: judged up to look ${allowed}`);
+  if ((w2.maxLooks ?? 1) > compare3.looks)
+    w2.log(
+      `merge: --max-looks ${w2.maxLooks} is more than the spec's compare.looks (${compare3.looks}): up to look ${compare3.looks}`
+    );
   const design = whole.looks.length;
   const shares = lookShares(design, compare3.looks);
   const keys4 = planCells(plan.base.spec).map(
@@ -8305,7 +8346,8 @@ async function judgeWaves(w2) {
     look: looked.next.look,
     cells: [...looked.next.cells].map((i) => cellOfKey(keys4[i]))
   };
-  const capped = allowed < compare3.looks && looked.taken >= allowed && !looked.stopped;
+  const reached = looked.stopped?.startsWith("compare.looks (") ?? false;
+  const capped = allowed < compare3.looks && looked.taken >= allowed && (!looked.stopped || reached);
   if (next) looked.stopped = pendingText(next, first.shard.of);
   else if (capped)
     looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;
@@ -69597,9 +69639,9 @@ async function mergeParts(files, opts) {
   const waveText = waves.map((l) => `, look ${l}'s wave: ${of - missingShards(parts, of, l).length} of ${of}`).join("");
   opts.log(`merge: ${of - missing.length} of ${of} shards${waveText}, ${measured.length} measured cells`);
   if (next) opts.log(`merge: ${pendingText(next, of)}`);
-  if (missing.length)
+  if (missing.length || waveMissing.length)
     opts.log(
-      `merge: shard(s) ${missing.join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`
+      `merge: shard(s) ${[...missing, ...waveMissing].join(", ")} of ${of} left no part: the check fails as a run that did not finish (exit 3)`
     );
   const files_ = await writeVerdictFiles(verdict, opts.outDir, opts.log, [result]);
   return {
@@ -69854,6 +69896,7 @@ export {
   matrixSeconds,
   checkOutFile,
   parseShard,
+  waveFor,
   readWave,
   planRun,
   writePlan,
