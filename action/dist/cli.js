@@ -258,6 +258,9 @@ var COMMANDS = [
       only: { type: "string", value: "WORKLOAD:THREADS,\u2026" },
       remeasure: { type: "string", value: "N" },
       runners: { type: "string", value: "1" },
+      round: { type: "string", value: "R" },
+      runner: { type: "string", value: "K" },
+      parts: { type: "string", value: "DIR" },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
@@ -273,7 +276,9 @@ var COMMANDS = [
       "--confidence is the whole search's (each step gets its Bonferroni share); --metric judges",
       "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's",
       "own; --runners K measures K candidates a round (one per runner; here one after another),",
-      "fewer rounds than halving: 31 commits take 3 search rounds with 3, 5 with 1"
+      "fewer rounds than halving (31 commits: 3 search rounds with 3, 5 with 1); on runners",
+      "(perf-bisect.yml) --round R --runner K --parts DIR is a round's leg: the parts replayed,",
+      "its candidate measured, its part written; --parts DIR alone concludes from every part"
     ]
   },
   {
@@ -667,6 +672,12 @@ var BisectReportSchema = external_exports.strictObject({
   step_budget_seconds: external_exports.number().optional(),
   /** Candidates measured at once per search round, one per runner (1: halving). */
   runners: external_exports.number().int().positive().optional(),
+  /**
+   * Set on one leg's part of a bisect spread over runners (perf-bisect.yml): the round and runner
+   * it was, its steps only the ones it measured (none: the search gave its runner nothing that
+   * round); `tiperf bisect --parts` replays every part and concludes.
+   */
+  part: external_exports.strictObject({ round: external_exports.number().int().positive(), runner: external_exports.number().int().positive() }).optional(),
   /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
   rounds: external_exports.number().int().optional(),
   halving_rounds: external_exports.number().int().optional(),
@@ -726,11 +737,11 @@ async function readBisect(file) {
   return parsed.data;
 }
 function roundWaits(steps) {
-  const seconds2 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum2, a) => sum2 + a.benchmark_seconds, 0);
+  const seconds3 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum2, a) => sum2 + a.benchmark_seconds, 0);
   const longest = /* @__PURE__ */ new Map();
-  for (const s of steps) longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds2(s)));
+  for (const s of steps) longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds3(s)));
   const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  return { alone: sum(steps.map(seconds2)), atOnce: sum([...longest.values()]) };
+  return { alone: sum(steps.map(seconds3)), atOnce: sum([...longest.values()]) };
 }
 
 // action/src/history/changepoints.ts
@@ -777,12 +788,12 @@ function eDivisive(series, o = {}) {
     for (let w = 0; w + 1 < cuts.length; w++) {
       const a = cuts[w];
       const b = cuts[w + 1];
-      const key = `${a}:${b}`;
-      let cand = memo.get(key);
+      const key2 = `${a}:${b}`;
+      let cand = memo.get(key2);
       if (!cand) {
         const split = bestSplit(tStatistics(series.slice(a, b)), min);
         cand = split ? { index: a + split.i, q: split.q } : { index: -1, q: Number.NEGATIVE_INFINITY };
-        memo.set(key, cand);
+        memo.set(key2, cand);
       }
       if (cand.index >= 0 && (!best || cand.q > best.q)) best = cand;
     }
@@ -918,8 +929,8 @@ function entryOf(result, file, o) {
   const judged2 = cells.some((c) => c.round > 0) ? cells.filter((c) => c.round > 0) : cells;
   for (const c of judged2)
     for (const [metric, m] of Object.entries(c.metrics)) {
-      const key = `${c.workload}\0${c.threads}\0${metric}`;
-      const g = groups.get(key) ?? {
+      const key2 = `${c.workload}\0${c.threads}\0${metric}`;
+      const g = groups.get(key2) ?? {
         workload: c.workload,
         threads: c.threads,
         metric,
@@ -927,7 +938,7 @@ function entryOf(result, file, o) {
         xs: []
       };
       g.xs.push(m.value);
-      groups.set(key, g);
+      groups.set(key2, g);
     }
   if (groups.size === 0) throw new InputError(`${file}: no measured cells of variant ${variant}`);
   const target = result.targets.find((t) => t.variant === variant);
@@ -1018,8 +1029,8 @@ function seriesReports(entries) {
   const map = /* @__PURE__ */ new Map();
   for (const e of entries)
     for (const v of e.values) {
-      const key = `${v.workload}\0${v.threads}\0${v.metric}`;
-      const s = map.get(key) ?? {
+      const key2 = `${v.workload}\0${v.threads}\0${v.metric}`;
+      const s = map.get(key2) ?? {
         workload: v.workload,
         threads: v.threads,
         metric: v.metric,
@@ -1030,7 +1041,7 @@ function seriesReports(entries) {
       };
       s.values.push(v.value);
       s.run_ids.push(e.run_id);
-      map.set(key, s);
+      map.set(key2, s);
     }
   return [...map.values()];
 }
@@ -1483,7 +1494,7 @@ async function cmdBaseline(args) {
 
 // action/src/pipeline/bisect.ts
 import { mkdirSync } from "node:fs";
-import { basename, dirname as dirname3, join as join4, relative, resolve as resolve2 } from "node:path";
+import { basename as basename2, dirname as dirname3, join as join5, relative, resolve as resolve2 } from "node:path";
 
 // action/src/compare/bisect-budget.ts
 function maxMeasurements(commits, remeasure, width = 1) {
@@ -1581,8 +1592,10 @@ async function rangeOf(o) {
 var looksRule = (r) => (r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1) > 1;
 
 // action/src/pipeline/bisect-notes.ts
-function roundsNote(report, width, rounds) {
+function roundsNote(report, width, rounds, spread) {
   const { alone, atOnce } = roundWaits(report.steps);
+  if (spread)
+    return `${width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${report.halving_rounds}; each round's steps ran at once, each on its own runner (perf-bisect.yml's round jobs): ${Math.round(atOnce)} s of build and benchmark, the longest step of each round, where one runner would have taken ${Math.round(alone)} s`;
   return `${width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
 }
 function looksAt(report, r, i) {
@@ -1596,14 +1609,14 @@ function looksAt(report, r, i) {
   const why = step?.budget_stop ?? `the most the error budget counted (${1 + report.remeasure})`;
   return `${n} look(s) of ${rounds} rounds (${why})`;
 }
-function closingNotes(report, r, width, found) {
+function closingNotes(report, r, width, found, spread = false) {
   const n = r.commits.length - 1;
   const short3 = (i) => r.commits[i].commit.slice(0, 10);
   const notes = [
     `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds \xD7 ${width} candidate(s)) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
     `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
   ];
-  if (width > 1) notes.push(roundsNote(report, width, found.rounds));
+  if (width > 1) notes.push(roundsNote(report, width, found.rounds, spread));
   const looks = r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1;
   if (looksRule(r) && report.remeasure === 0)
     notes.push(
@@ -1626,6 +1639,163 @@ function closingNotes(report, r, width, found) {
       `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
     );
   return notes;
+}
+
+// action/src/pipeline/bisect-rounds.ts
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { basename, join as join4 } from "node:path";
+var RoundDone = class extends Error {
+  constructor(slot, role) {
+    super(`round ${slot.round} runner ${slot.runner} (${role}) is not measured here`);
+    this.slot = slot;
+    this.role = role;
+  }
+  slot;
+  role;
+};
+var key = (s) => `${s.round}/${s.runner}`;
+function reportFiles(dir, depth = 0) {
+  if (depth > 6) return [];
+  return readdirSync(dir).flatMap((name) => {
+    const p = join4(dir, name);
+    if (statSync(p).isDirectory()) return reportFiles(p, depth + 1);
+    return name === "bisect.json" ? [p] : [];
+  });
+}
+function readParts(dir, expect) {
+  const steps = /* @__PURE__ */ new Map();
+  const legs = /* @__PURE__ */ new Set();
+  let files;
+  try {
+    files = reportFiles(dir);
+  } catch (e) {
+    throw new InputError(`tiperf bisect: --parts ${dir}: ${e.message}`);
+  }
+  for (const file of files) {
+    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    if (!parsed.success || !parsed.data.part) continue;
+    const p = parsed.data;
+    const part = p.part;
+    const same = p.good.commit === expect.good.commit && p.bad.commit === expect.bad.commit && p.spec.name === expect.spec.name && (p.runners ?? 1) === (expect.runners ?? 1);
+    if (!same)
+      throw new InputError(
+        `tiperf bisect: --parts: ${file} is a part of another search (${p.spec.name}, ${p.good.commit.slice(0, 10)}..${p.bad.commit.slice(0, 10)}, ${p.runners ?? 1} runner(s)); this one is ${expect.spec.name}, ${expect.good.commit.slice(0, 10)}..${expect.bad.commit.slice(0, 10)}, ${expect.runners ?? 1} runner(s)`
+      );
+    legs.add(key(part));
+    for (const step of p.steps) {
+      const k = key({ round: step.round ?? 0, runner: step.runner ?? 0 });
+      const had = steps.get(k);
+      if (had && had.step.candidate.commit !== step.candidate.commit)
+        throw new InputError(
+          `tiperf bisect: --parts: round ${step.round} runner ${step.runner} recorded twice, on ${had.step.candidate.commit.slice(0, 10)} and ${step.candidate.commit.slice(0, 10)}`
+        );
+      steps.set(k, { step, dir: join4(file, "..") });
+    }
+  }
+  return { steps, legs };
+}
+function roundMeasure(share, recorded, steps) {
+  let own;
+  return async (i, j, role, slot) => {
+    const rec = recorded.get(key(slot));
+    if (rec) return steps.replay(rec, i, j, role);
+    if (slot.round === share.round && slot.runner === share.runner) {
+      own = steps.measure(i, j, role, slot);
+      return own;
+    }
+    await Promise.resolve();
+    if (own) await own.catch(() => {
+    });
+    throw new RoundDone(slot, role);
+  };
+}
+function checkRecorded(rec, candidate, against, role) {
+  const s = rec.step;
+  if (s.candidate.commit !== candidate || s.against.commit !== against || s.role !== role)
+    throw new InputError(
+      `tiperf bisect: --parts: round ${s.round} runner ${s.runner} measured ${s.candidate.commit.slice(0, 10)} against ${s.against.commit.slice(0, 10)} (${s.role}); the search asks for ${candidate.slice(0, 10)} against ${against.slice(0, 10)} (${role}) there: parts of another range, spec or runner count`
+    );
+}
+var seconds2 = (steps) => ({
+  benchmark_seconds: steps.reduce((t, s) => t + s.attempts.reduce((u, a) => u + a.benchmark_seconds, 0), 0),
+  build_seconds: steps.reduce((t, s) => t + (s.build_seconds ?? 0), 0)
+});
+async function legOutcome(b, share, stop, log2) {
+  const { report, r } = b;
+  if (stop && stop.slot.round < share.round)
+    throw new InputError(
+      `tiperf bisect --round ${share.round}: no part under --parts ${share.parts} records round ${stop.slot.round} runner ${stop.slot.runner} (${stop.role}): its job failed or was cancelled, and the search cannot go on without it`
+    );
+  const mine = report.steps.filter((s) => s.round === share.round && s.runner === share.runner);
+  const measured = mine[0];
+  const where = `round ${share.round}, runner ${share.runner} of ${report.runners ?? 1}`;
+  report.notes.push(
+    measured ? `${where}: measured ${measured.candidate.commit.slice(0, 10)} against ${measured.against.commit.slice(0, 10)} (${measured.role}): ${measured.kind}` : stop ? `${where}: the search gives this runner no candidate in this round` : `${where}: the search had ended before this round: nothing to measure`
+  );
+  Object.assign(report, {
+    steps: mine,
+    part: { round: share.round, runner: share.runner },
+    outcome: "running"
+  });
+  Object.assign(report, seconds2(mine));
+  await b.save();
+  log2(`bisect ${basename(r.dir)}: ${report.notes.at(-1)}${stop ? "" : "; the search has ended"}`);
+  return {
+    report,
+    dir: r.dir,
+    jsonPath: b.jsonPath,
+    markdownPath: b.markdownPath,
+    exitCode: EXIT.ok,
+    leg: { ...measured ? { measured } : {}, ended: !stop }
+  };
+}
+async function unfinishedOutcome(b, stop, legs) {
+  const { report, r } = b;
+  const ran = Math.max(0, ...[...legs].map((k) => Number(k.split("/")[0])));
+  const at = (i) => r.commits[i];
+  const done = async (exitCode) => {
+    await b.save();
+    return { report, dir: r.dir, jsonPath: b.jsonPath, markdownPath: b.markdownPath, exitCode };
+  };
+  if (stop.slot.round <= ran) {
+    report.outcome = "failed";
+    report.notes.push(
+      `round ${stop.slot.round} runner ${stop.slot.runner} left no step (${stop.role}): its job failed or was cancelled (its log says why); the search stopped there after ${report.steps.length} step(s)`
+    );
+    return done(EXIT.runFailed);
+  }
+  const index = (s) => r.commits.findIndex((c) => c.commit === s.candidate.commit);
+  const search = report.steps.filter((s) => s.role !== "confirm");
+  const lo = Math.max(0, ...search.filter((s) => s.kind === "good").map(index));
+  const hi = Math.min(r.commits.length - 1, ...search.filter((s) => s.kind === "bad").map(index));
+  report.outcome = "inconclusive";
+  report.open_range = { after: at(lo), through: at(hi), candidates: hi - lo };
+  report.notes.push(
+    `the workflow's ${ran} round job(s) ended before the search did: the first bad commit is one of the ${hi - lo} after ${at(lo).commit.slice(0, 10)} up to ${at(hi).commit.slice(0, 10)}; run the bisect again with those as good and bad`
+  );
+  return done(EXIT.ok);
+}
+async function spreadSearch(b, share) {
+  const { steps, legs } = readParts(share.parts, b.report);
+  if (share.round === void 0 && legs.size === 0)
+    throw new InputError(
+      `tiperf bisect --parts ${share.parts}: no round's part there (bisect.json files of --round legs)`
+    );
+  const measure = roundMeasure(share, steps, b);
+  let found;
+  let stop;
+  try {
+    found = await bisectSearch(b.n, measure, b.width);
+  } catch (e) {
+    if (!(e instanceof RoundDone)) {
+      if (share.round === void 0) await b.failed(e);
+      throw e;
+    }
+    stop = e;
+  }
+  if (share.round !== void 0 && share.runner !== void 0)
+    return legOutcome(b, { ...share, round: share.round, runner: share.runner }, stop, (l) => b.log(l));
+  return stop ? unfinishedOutcome(b, stop, legs) : b.conclude(found, true);
 }
 
 // action/src/pipeline/bisect-step.ts
@@ -1670,10 +1840,27 @@ function metricOverride(current, metric, tolerance) {
     );
   return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
 }
+function watchOf(regressed) {
+  const watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+  const badEnd = /* @__PURE__ */ new Map();
+  for (const c of regressed) if (c.change !== null) badEnd.set(stepCellKey(c), c.change);
+  const cells = regressed.map((c) => ({
+    workload: c.workload,
+    threads: c.threads,
+    metric: c.metric,
+    ...c.change !== null ? { bad_change: c.change } : {}
+  }));
+  const halfway = regressed.filter((c) => c.change !== null).map(
+    (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change)}: halfway ${pct(midpoint(c.change))}`
+  ).join("; ");
+  const note = `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`;
+  return { watched, badEnd, cells, note };
+}
 
 // action/src/pipeline/bisect.ts
 async function bisectSpec(o) {
   const b = await Bisection.open(o);
+  if (o.rounds) return spreadSearch(b, o.rounds);
   let found;
   try {
     found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
@@ -1687,10 +1874,11 @@ var Bisection = class _Bisection {
   constructor(o, r) {
     this.o = o;
     this.r = r;
+    this.log = o.log;
     this.n = r.commits.length - 1;
     this.width = o.runners ?? 1;
-    this.jsonPath = join4(r.dir, "bisect.json");
-    this.markdownPath = join4(r.dir, "bisect.md");
+    this.jsonPath = join5(r.dir, "bisect.json");
+    this.markdownPath = join5(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : void 0;
     this.report = {
       format: BISECT_FORMAT,
@@ -1732,16 +1920,18 @@ var Bisection = class _Bisection {
   /** Each watched cell's change at the bad end: what later steps ask whether they are like. */
   badEnd = /* @__PURE__ */ new Map();
   judgedMetrics;
+  log;
   static async open(o) {
     const r = await rangeOf(o);
-    mkdirSync(join4(r.dir, "steps"), { recursive: true });
+    mkdirSync(join5(r.dir, "steps"), { recursive: true });
     const b = new _Bisection(o, r);
     const check = await b.stepSpec(r.commits[b.n], r.commits[0], 0);
     b.sizeLooks(check);
     await b.planCheck(check);
     const { good, bad, confidence } = b.report;
+    const here = b.width > 1 && !o.rounds ? `; ${b.width} candidates a round, measured here one after another` : "";
     o.log(
-      `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`
+      `bisect ${basename2(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search${here}`
     );
     await b.save();
     return b;
@@ -1803,6 +1993,23 @@ ${plan.refusals.join("\n")}`);
     const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, this.judgedMetrics);
     return o.profile ? { ...step, profile: o.profile } : step;
   }
+  /** A step an earlier round's leg measured (perf-bisect.yml), taken as the search's answer there. */
+  replay(rec, i, j, role) {
+    const { r, report } = this;
+    checkRecorded(rec, r.commits[i].commit, r.commits[j].commit, role);
+    const attempts = rec.step.attempts.map((a) => ({
+      ...a,
+      run_dir: relative(r.dir, join5(rec.dir, a.run_dir))
+    }));
+    const step = { ...rec.step, attempts };
+    report.steps.push(step);
+    report.rounds = step.round;
+    report.benchmark_seconds += attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
+    report.build_seconds += step.build_seconds ?? 0;
+    if (role === "check" && step.kind === "bad")
+      this.watch((attempts.at(-1)?.cells ?? []).filter((c) => c.verdict === "regression"));
+    return step.kind;
+  }
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
   measure(i, j, role, slot) {
     const next = this.queue.then(() => this.measureNow(i, j, role, slot));
@@ -1828,7 +2035,7 @@ ${plan.refusals.join("\n")}`);
       const spec = await this.built(await this.stepSpec(candidate, against, attempt), step);
       if (spec === "skip") return "skip";
       const outcome = await compareSpec(spec, {
-        outDir: join4(this.r.dir, "steps"),
+        outDir: join5(this.r.dir, "steps"),
         log: o.log,
         signal: o.signal
       });
@@ -1873,9 +2080,9 @@ ${plan.refusals.join("\n")}`);
       );
       return "skip";
     }
-    const seconds2 = (done.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
-    step.build_seconds = (step.build_seconds ?? 0) + seconds2;
-    this.report.build_seconds += seconds2;
+    const seconds3 = (done.builds ?? []).filter((b) => !b.kept).reduce((s, b) => s + b.seconds, 0);
+    step.build_seconds = (step.build_seconds ?? 0) + seconds3;
+    this.report.build_seconds += seconds3;
     return done;
   }
   /** An attempt's comparison, judged as a bisect asks: like the good end, or like the bad end. */
@@ -1897,20 +2104,11 @@ ${plan.refusals.join("\n")}`);
   }
   /** The bad end's regressed cells: watched by every later step, each one's change its yardstick. */
   watch(regressed) {
-    this.watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
-    for (const c of regressed) if (c.change !== null) this.badEnd.set(stepCellKey(c), c.change);
-    this.report.cells = regressed.map((c) => ({
-      workload: c.workload,
-      threads: c.threads,
-      metric: c.metric,
-      ...c.change !== null ? { bad_change: c.change } : {}
-    }));
-    const halfway = regressed.filter((c) => c.change !== null).map(
-      (c) => `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change)}: halfway ${pct(midpoint(c.change))}`
-    ).join("; ");
-    this.report.notes.push(
-      `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`
-    );
+    const w = watchOf(regressed);
+    this.watched = w.watched;
+    for (const [k, v] of w.badEnd) this.badEnd.set(k, v);
+    this.report.cells = w.cells;
+    this.report.notes.push(w.note);
   }
   /** What was measured stays: the steps so far, and why the next one failed. */
   async failed(e) {
@@ -1919,7 +2117,7 @@ ${plan.refusals.join("\n")}`);
     await this.save();
   }
   /** The search's answer (or the range it leaves), its notes, the report's last save. */
-  async conclude(found) {
+  async conclude(found, spread = false) {
     const { report, r } = this;
     const at = (i) => r.commits[i];
     report.outcome = found.outcome;
@@ -1942,7 +2140,7 @@ ${plan.refusals.join("\n")}`);
       if (found.outcome === "not-confirmed")
         report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
     }
-    report.notes.push(...closingNotes(this.report, this.r, this.width, found));
+    report.notes.push(...closingNotes(this.report, this.r, this.width, found, spread));
     await this.save();
     this.o.log(
       `bisect: ${report.outcome}${report.first_bad ? ` \u2014 first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`
@@ -1997,6 +2195,28 @@ function onlyCells(value, spec) {
     return m[2] ? [{ workload: w.name, threads: Number(m[2]) }] : w.threads.map((threads) => ({ workload: w.name, threads }));
   });
 }
+function roundShare(str, runners) {
+  const [round2, runner, parts] = [str("round"), str("runner"), str("parts")];
+  if (round2 === void 0 && runner === void 0 && parts === void 0) return void 0;
+  if (parts === void 0)
+    throw new InputError(
+      "tiperf bisect: --round and --runner need --parts DIR (the earlier rounds' parts; an empty folder for round 1)"
+    );
+  if (round2 === void 0 !== (runner === void 0))
+    throw new InputError(
+      "tiperf bisect: give --round R and --runner K together (one leg of a round), or neither (--parts alone concludes)"
+    );
+  if (round2 === void 0) return { parts };
+  const r = Number(round2);
+  const k = Number(runner);
+  if (!Number.isInteger(r) || r < 1 || r > 64)
+    throw new InputError(`tiperf bisect: --round must be a whole number from 1 to 64 (got ${round2})`);
+  if (!Number.isInteger(k) || k < 1 || k > runners)
+    throw new InputError(
+      `tiperf bisect: --runner must be a whole number from 1 to --runners (${runners}) (got ${runner})`
+    );
+  return { parts, round: r, runner: k };
+}
 async function cmdBisect(args, signal) {
   const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
   if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
@@ -2019,6 +2239,7 @@ async function cmdBisect(args, signal) {
     throw new InputError(
       `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
     );
+  const rounds = roundShare(str, runners);
   const overrides = compareOverrides(
     (k) => k === "confidence" ? void 0 : str(k),
     (k) => `--${k}`
@@ -2035,6 +2256,7 @@ async function cmdBisect(args, signal) {
     confidence: confidenceFlag("bisect", values.confidence),
     ...remeasure !== void 0 ? { remeasure } : {},
     runners,
+    ...rounds ? { rounds } : {},
     ...str("profile") ? { profile: str("profile") } : {},
     outDir: str("out") ?? "results",
     log,
@@ -2042,6 +2264,14 @@ async function cmdBisect(args, signal) {
   });
   if (values.json) await writeAtomic(values.json, `${JSON.stringify(outcome.report, null, 2)}
 `);
+  if (outcome.leg) {
+    const m = outcome.leg.measured;
+    process.stdout.write(
+      `${m ? `measured ${m.candidate.commit} ${m.kind}` : "idle"}
+${outcome.leg.ended ? "ended\n" : ""}`
+    );
+    return outcome.exitCode;
+  }
   const { first_bad, open_range } = outcome.report;
   const named = first_bad ? ` ${first_bad.commit}` : open_range ? ` ${open_range.after.commit}..${open_range.through.commit}` : "";
   process.stdout.write(`${outcome.report.outcome}${named}
@@ -2402,9 +2632,9 @@ async function markAccepted(report, lookup) {
     for (const s of f.series)
       for (const p of s.points) {
         if (!p.new || !p.worse || !p.commit || !p.previous_commit || p.commit === p.previous_commit) continue;
-        const key = `${p.previous_commit}...${p.commit}`;
-        if (!ranges.has(key)) ranges.set(key, lookup(p.previous_commit, p.commit));
-        const accepted = acceptanceFor(s, p, await ranges.get(key));
+        const key2 = `${p.previous_commit}...${p.commit}`;
+        if (!ranges.has(key2)) ranges.set(key2, lookup(p.previous_commit, p.commit));
+        const accepted = acceptanceFor(s, p, await ranges.get(key2));
         if (!accepted) continue;
         p.accepted = accepted;
         marked.push({ series: `${s.workload} threads=${s.threads} ${s.metric}`, point: p });
@@ -2543,17 +2773,17 @@ async function markAcceptedIn(report, value) {
 import { existsSync as existsSync3 } from "node:fs";
 
 // action/src/init/index.ts
-import { existsSync as existsSync2, readFileSync } from "node:fs";
+import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
-import { dirname as dirname4, join as join5, resolve as resolve3 } from "node:path";
+import { dirname as dirname4, join as join6, resolve as resolve3 } from "node:path";
 import { fileURLToPath } from "node:url";
 var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
 function tiperfRoot(from = dirname4(fileURLToPath(import.meta.url))) {
   for (let dir = from, i = 0; i < 8; i++, dir = dirname4(dir))
-    if (existsSync2(join5(dir, "action/examples/perf-pr.yml"))) return dir;
+    if (existsSync2(join6(dir, "action/examples/perf-pr.yml"))) return dir;
   throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
 }
-var read = (root, path) => readFileSync(join5(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
+var read = (root, path) => readFileSync2(join6(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
 var PR_HEADER = `# The PR check of this repository (written by tiperf init): a pull request that changes target:
 # (a TiDB config key, the version) is measured against its base commit's target:, both on the
 # runner (a private tidb-server each; tiup installs the release). \`tiperf plan --spec perf/pr.yaml
@@ -2650,21 +2880,21 @@ self-hosted-runner:
 `;
 async function initRepository(dir, kase, log2) {
   const all = initFiles(kase);
-  const same = (f) => readFileSync(join5(dir, f), "utf8") === all[f];
-  const there = Object.keys(all).filter((f) => existsSync2(join5(dir, f)) && !same(f));
+  const same = (f) => readFileSync2(join6(dir, f), "utf8") === all[f];
+  const there = Object.keys(all).filter((f) => existsSync2(join6(dir, f)) && !same(f));
   if (there.length)
     throw new InputError(
-      `tiperf init: ${there.map((f) => join5(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""} and differ${there.length === 1 ? "s" : ""} from what init writes; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
+      `tiperf init: ${there.map((f) => join6(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""} and differ${there.length === 1 ? "s" : ""} from what init writes; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
     );
-  const files = Object.fromEntries(Object.entries(all).filter(([f]) => !existsSync2(join5(dir, f))));
+  const files = Object.fromEntries(Object.entries(all).filter(([f]) => !existsSync2(join6(dir, f))));
   for (const f of Object.keys(all).filter((f2) => !(f2 in files))) log2(`kept ${f}: already as init writes it`);
   for (const [path, text] of Object.entries(files)) {
-    await mkdir2(dirname4(join5(dir, path)), { recursive: true });
-    await writeFile2(join5(dir, path), text, { flag: "wx" });
+    await mkdir2(dirname4(join6(dir, path)), { recursive: true });
+    await writeFile2(join6(dir, path), text, { flag: "wx" });
   }
   const written = Object.keys(files);
   if (await ignoreResults(dir)) written.push(".gitignore");
-  const lintConfig = join5(dir, ".github/actionlint.yaml");
+  const lintConfig = join6(dir, ".github/actionlint.yaml");
   if (existsSync2(lintConfig))
     log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
   else {
@@ -2676,8 +2906,8 @@ async function initRepository(dir, kase, log2) {
   return written;
 }
 async function ignoreResults(dir) {
-  const file = join5(dir, ".gitignore");
-  const text = existsSync2(file) ? readFileSync(file, "utf8") : "";
+  const file = join6(dir, ".gitignore");
+  const text = existsSync2(file) ? readFileSync2(file, "utf8") : "";
   if (text.split("\n").some((l) => /^\/?results\/?$/.test(l.trim()))) return false;
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
   await writeFile2(file, `${text}${sep}# tiperf's run results (tiperf init)
@@ -2701,14 +2931,14 @@ async function cmdInit(args) {
 }
 
 // action/src/cli/merge.ts
-import { basename as basename2, dirname as dirname5, join as join6 } from "node:path";
+import { basename as basename3, dirname as dirname5, join as join7 } from "node:path";
 async function cmdMerge(args) {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
   if (positionals.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
   if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
-  const outDir = values.out ?? join6("results", `merge-${basename2(first.endsWith("result.json") ? dirname5(first) : first)}`);
+  const outDir = values.out ?? join7("results", `merge-${basename3(first.endsWith("result.json") ? dirname5(first) : first)}`);
   if (await isRunPart(first)) return mergeRuns(positionals, outDir, values);
   if (values.baseline)
     throw new InputError(

@@ -54,7 +54,13 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
   after(() => gh.stop());
 
   /** A PR branch whose spec has these edits, run by the workflow with TIPERF_SHARDS=3. */
-  async function onThreeRunners(branch: string, name: string, pr: number, edits: [string, string][]) {
+  async function onThreeRunners(
+    branch: string,
+    name: string,
+    pr: number,
+    edits: [string, string][],
+    env: string[] = [],
+  ) {
     git(repo, "checkout", "-q", base);
     git(repo, "checkout", "-q", "-b", branch);
     const file = join(repo, "workloads/e2e.yaml");
@@ -68,7 +74,7 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const run = await act(repo, name, base, head, gh.url, {
       number: pr,
       vars: ["TIPERF_SHARDS=3", "TIPERF_MAX_PARALLEL=1"], // one machine: the shards one after another
-      env: [`E2E_ARTIFACTS=${artifacts}`],
+      env: [`E2E_ARTIFACTS=${artifacts}`, ...env],
     });
     return { run, artifacts };
   }
@@ -340,6 +346,56 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     const again = final.confirmation.runs[0].cells[0];
     assert.match(body, /🔁 \*\*Confirmed\*\* on fresh instances: point_select threads=2 tps −\d/);
     assert.ok(body.includes(pct(again.change)), `the confirmation's Δ ${pct(again.change)} in the comment`);
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("the pull request that adopts tiperf (its spec absent at base): the check passes, and its comment gives the noise to commit", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "adopt");
+    git(repo, "rm", "-q", "workloads/e2e.yaml");
+    git(repo, "commit", "-qm", "a repository before tiperf's spec");
+    const without = git(repo, "rev-parse", "HEAD");
+    git(repo, "checkout", "-q", base, "--", "workloads/e2e.yaml");
+    git(repo, "commit", "-qm", "adopt tiperf");
+    const head = git(repo, "rev-parse", "HEAD");
+    const run = await act(repo, "adoption", without, head, gh.url, { number: 15 });
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.deepEqual(run.jobs, {
+      plan: "succeeded",
+      benchmark: "succeeded",
+      publish: "succeeded",
+      tiperf: "succeeded",
+    });
+    const body = gh.comments.get(15)?.[0]?.body ?? "";
+    writeFileSync(join(OUT, "adoption.comment.md"), body);
+    assert.match(body, /🆕 workloads\/e2e\.yaml is new at/);
+    assert.match(body, /At this noise, .*point_select threads=2 tps/);
+    assert.match(body, /merge this into workloads\/e2e\.yaml \(its `compare:` mapping gets `noise:`\)/);
+    assert.match(body, /```yaml\ncompare:\n {2}noise:\n/);
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("three runners and one shard lost (its runner died before its part was uploaded): the tiperf check fails and names the shard", async () => {
+    const before = leftovers();
+    const { run } = await onThreeRunners(
+      "shard-lost",
+      "shard-lost",
+      16,
+      [
+        ["description: base", "description: one shard lost"],
+        ["rounds: 6, blocks: 1", "rounds: 6, blocks: 3"],
+      ],
+      ["E2E_LOSE_ARTIFACT=tiperf-part-2"],
+    );
+    assert.notEqual(run.code, 0);
+    assert.equal(run.jobs.tiperf, "failed", run.log.slice(-3000));
+    assert.match(run.log, /shard 2 of 3/);
+    assert.match(
+      run.log,
+      /A benchmark shard job says failure: the merge names the shard that left no part\./,
+    );
+    assert.equal(gh.comments.get(16), undefined, "no comment from a verdict with a shard missing");
     assert.deepEqual(leftovers(), before);
   });
 

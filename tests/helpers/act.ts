@@ -47,12 +47,25 @@ export interface PrEvent {
   vars?: string[];
   /** A workflow_run event instead (perf-pr's run completed), run on the default branch: that run's id and conclusion. */
   workflowRun?: { id: number; conclusion: string };
+  /** A workflow_dispatch event instead, with these inputs, run on the head commit. */
+  dispatch?: Record<string, string>;
+  /** How many jobs act runs at once (default 1, as one self-hosted runner takes them). */
+  concurrentJobs?: number;
+  /** act is stopped after this many minutes (default 10). */
+  timeoutMinutes?: number;
 }
 
 /** The event's payload: a pull_request event, or the workflow_run event of its completed run. */
 function payload(e: PrEvent, base: string, head: string): object {
   const number = e.number ?? 5;
   const repository = { full_name: "tiperf/e2e", name: "e2e", owner: { login: "tiperf" } };
+  if (e.dispatch)
+    return {
+      inputs: e.dispatch,
+      ref: "refs/heads/main",
+      repository,
+      sender: { login: e.sender ?? "e2e-author" },
+    };
   const headRepo = { full_name: e.headRepo ?? "tiperf/e2e" };
   if (e.workflowRun)
     return {
@@ -97,7 +110,7 @@ export async function act(
   // a workflow_run runs the default branch's workflow; a pull_request event the PR's
   git(repo, "checkout", "-q", e.workflowRun ? base : head);
   const args = [
-    e.workflowRun ? "workflow_run" : "pull_request",
+    e.workflowRun ? "workflow_run" : e.dispatch ? "workflow_dispatch" : "pull_request",
     "-W",
     `.github/workflows/${e.workflow ?? "perf-pr.yml"}`,
     "-e",
@@ -112,7 +125,7 @@ export async function act(
     "--no-cache-server",
     // one job at a time, as one self-hosted runner takes them (a sharded PR check's shards queue)
     "--concurrent-jobs",
-    "1",
+    String(e.concurrentJobs ?? 1),
     "--local-repository",
     `actions/upload-artifact@v4=${join(ROOT, "tests/e2e/offline-actions/upload-artifact")}`,
     "--local-repository",
@@ -120,6 +133,8 @@ export async function act(
     // checkout by SHA (the approved head, the base): a test-only stand-in, see its action.yml
     "--local-repository",
     `actions/checkout@v4=${join(ROOT, "tests/e2e/offline-actions/checkout")}`,
+    "--local-repository",
+    `aws-actions/configure-aws-credentials@v4=${join(ROOT, "tests/e2e/offline-actions/configure-aws-credentials")}`,
     "--env",
     `E2E_SOURCE_REPO=${repo}`,
     ...(e.actionRepo ? ["--local-repository", `tiperf/tiperf@v1=${e.actionRepo}`] : []),
@@ -143,7 +158,7 @@ export async function act(
   child.stderr.on("data", (d) => {
     log += d;
   });
-  const timer = setTimeout(() => child.kill("SIGTERM"), 10 * 60_000);
+  const timer = setTimeout(() => child.kill("SIGTERM"), (e.timeoutMinutes ?? 10) * 60_000);
   const code = await new Promise<number | null>((resolve) => child.once("close", resolve));
   clearTimeout(timer);
   mkdirSync(OUT, { recursive: true });

@@ -1,7 +1,7 @@
 // test-lane: parallel (nothing asserted here rests on measured speed: scripts/run-tests.mjs)
 import assert from "node:assert/strict";
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { get } from "node:http";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";

@@ -5,6 +5,7 @@ import { EXIT, InputError } from "../errors.ts";
 import { bisectRange, readChangePoints } from "../history/check.ts";
 import { bisectSpec } from "../pipeline/bisect.ts";
 import { commitsBetween } from "../pipeline/bisect-range.ts";
+import type { RoundShare } from "../pipeline/bisect-rounds.ts";
 import { checkOutFile } from "../pipeline/preflight.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { type LoadedSpec, loadSpec } from "../specfile/load.ts";
@@ -62,6 +63,30 @@ export function onlyCells(value: string | undefined, spec: LoadedSpec): CellRef[
   });
 }
 
+/** --round R --runner K --parts DIR: one leg of a round spread over runners; --parts alone: the conclusion. */
+function roundShare(str: (k: string) => string | undefined, runners: number): RoundShare | undefined {
+  const [round, runner, parts] = [str("round"), str("runner"), str("parts")];
+  if (round === undefined && runner === undefined && parts === undefined) return undefined;
+  if (parts === undefined)
+    throw new InputError(
+      "tiperf bisect: --round and --runner need --parts DIR (the earlier rounds' parts; an empty folder for round 1)",
+    );
+  if ((round === undefined) !== (runner === undefined))
+    throw new InputError(
+      "tiperf bisect: give --round R and --runner K together (one leg of a round), or neither (--parts alone concludes)",
+    );
+  if (round === undefined) return { parts };
+  const r = Number(round);
+  const k = Number(runner);
+  if (!Number.isInteger(r) || r < 1 || r > 64)
+    throw new InputError(`tiperf bisect: --round must be a whole number from 1 to 64 (got ${round})`);
+  if (!Number.isInteger(k) || k < 1 || k > runners)
+    throw new InputError(
+      `tiperf bisect: --runner must be a whole number from 1 to --runners (${runners}) (got ${runner})`,
+    );
+  return { parts, round: r, runner: k };
+}
+
 export async function cmdBisect(args: string[], signal: AbortSignal): Promise<number> {
   const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
   if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
@@ -85,6 +110,7 @@ export async function cmdBisect(args: string[], signal: AbortSignal): Promise<nu
     throw new InputError(
       `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`,
     );
+  const rounds = roundShare(str, runners);
   const overrides = compareOverrides(
     (k) => (k === "confidence" ? undefined : str(k)),
     (k) => `--${k}`,
@@ -101,12 +127,20 @@ export async function cmdBisect(args: string[], signal: AbortSignal): Promise<nu
     confidence: confidenceFlag("bisect", values.confidence),
     ...(remeasure !== undefined ? { remeasure } : {}),
     runners,
+    ...(rounds ? { rounds } : {}),
     ...(str("profile") ? { profile: str("profile") } : {}),
     outDir: str("out") ?? "results",
     log,
     signal,
   });
   if (values.json) await writeAtomic(values.json as string, `${JSON.stringify(outcome.report, null, 2)}\n`);
+  if (outcome.leg) {
+    const m = outcome.leg.measured;
+    process.stdout.write(
+      `${m ? `measured ${m.candidate.commit} ${m.kind}` : "idle"}\n${outcome.leg.ended ? "ended\n" : ""}`,
+    );
+    return outcome.exitCode;
+  }
   // found: the first bad commit; undecided or unconfirmed: the open range as after..through
   const { first_bad, open_range } = outcome.report;
   const named = first_bad

@@ -75,7 +75,7 @@ export interface Slot {
   runner: number;
 }
 
-type Measure = (
+export type Measure = (
   index: number,
   against: number,
   role: "check" | "search" | "confirm",
@@ -289,6 +289,14 @@ export const BisectReportSchema = z
     step_budget_seconds: z.number().optional(),
     /** Candidates measured at once per search round, one per runner (1: halving). */
     runners: z.number().int().positive().optional(),
+    /**
+     * Set on one leg's part of a bisect spread over runners (perf-bisect.yml): the round and runner
+     * it was, its steps only the ones it measured (none: the search gave its runner nothing that
+     * round); `tiperf bisect --parts` replays every part and concludes.
+     */
+    part: z
+      .strictObject({ round: z.number().int().positive(), runner: z.number().int().positive() })
+      .optional(),
     /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
     rounds: z.number().int().optional(),
     halving_rounds: z.number().int().optional(),

@@ -6,8 +6,10 @@ import { type Commit, looksRule, type Range } from "./bisect-range.ts";
 type Found = Awaited<ReturnType<typeof bisectSearch>>;
 
 /** Rounds against a halving search's, and the wait on `width` runners against this machine's. */
-function roundsNote(report: BisectReport, width: number, rounds: number): string {
+function roundsNote(report: BisectReport, width: number, rounds: number, spread: boolean): string {
   const { alone, atOnce } = roundWaits(report.steps);
+  if (spread)
+    return `${width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${report.halving_rounds}; each round's steps ran at once, each on its own runner (perf-bisect.yml's round jobs): ${Math.round(atOnce)} s of build and benchmark, the longest step of each round, where one runner would have taken ${Math.round(alone)} s`;
   return `${width} candidates a round, one per runner: ${rounds} rounds of measurement where a halving search takes up to ${report.halving_rounds}; here a round's steps ran one after another (${Math.round(alone)} s of build and benchmark), on ${width} runners each round lasts as long as its longest step (${Math.round(atOnce)} s)`;
 }
 
@@ -27,14 +29,20 @@ function looksAt(report: BisectReport, r: Range, i: number): string {
 }
 
 /** The error rate, how steps compare, and why the search stopped where it did. */
-export function closingNotes(report: BisectReport, r: Range, width: number, found: Found): string[] {
+export function closingNotes(
+  report: BisectReport,
+  r: Range,
+  width: number,
+  found: Found,
+  spread = false,
+): string[] {
   const n = r.commits.length - 1;
   const short = (i: number) => (r.commits[i] as Commit).commit.slice(0, 10);
   const notes = [
     `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds × ${width} candidate(s)) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
     `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
   ];
-  if (width > 1) notes.push(roundsNote(report, width, found.rounds));
+  if (width > 1) notes.push(roundsNote(report, width, found.rounds, spread));
   const looks = r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1;
   if (looksRule(r) && report.remeasure === 0)
     notes.push(

@@ -1,8 +1,16 @@
 // What one bisect step compares: the candidate against the good commit (a config step's spec at
 // two refs, or a source step's two builds), with the rounds of each look and the one metric a
 // bisect --metric judges.
+import {
+  type BisectReport,
+  type BisectStep,
+  midpoint,
+  type StepCell,
+  stepCellKey,
+} from "../compare/bisection.ts";
 import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
+import { pct } from "../report/rows.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { type CompareOverrides, composedSpec } from "../specfile/prepare.ts";
 import { DEFAULT_TOLERANCE } from "../specfile/schema.ts";
@@ -73,4 +81,37 @@ export function metricOverride(
       `tiperf bisect: --metric ${metric} is not a metric of ${current.path}'s workloads on target kind ${current.spec.target.kind} (its metrics: ${[...provided].join(", ")})`,
     );
   return { [metric]: { tolerance: `${Number((t * 100).toFixed(4))}%` } };
+}
+
+type Regressed = BisectStep["attempts"][number]["cells"];
+
+/**
+ * What the check's regressed cells make of the search: the cells every later step judges, each
+ * one's change at the bad end (its yardstick), the report's cells and the note saying how a step
+ * is answered.
+ */
+export function watchOf(regressed: Regressed): {
+  watched: StepCell[];
+  badEnd: Map<string, number>;
+  cells: BisectReport["cells"];
+  note: string;
+} {
+  const watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
+  const badEnd = new Map<string, number>();
+  for (const c of regressed) if (c.change !== null) badEnd.set(stepCellKey(c), c.change);
+  const cells = regressed.map((c) => ({
+    workload: c.workload,
+    threads: c.threads,
+    metric: c.metric,
+    ...(c.change !== null ? { bad_change: c.change } : {}),
+  }));
+  const halfway = regressed
+    .filter((c) => c.change !== null)
+    .map(
+      (c) =>
+        `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change as number)}: halfway ${pct(midpoint(c.change as number))}`,
+    )
+    .join("; ");
+  const note = `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`;
+  return { watched, badEnd, cells, note };
 }

@@ -8,23 +8,27 @@ import {
   BisectReportSchema,
   type BisectStep,
   bisectSearch,
-  midpoint,
   type Slot,
   type StepCell,
   type StepOutcome,
   searchRounds,
-  stepCellKey,
   stepKind,
 } from "../compare/bisection.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
-import { pct } from "../report/rows.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { type CellRef, type CompareOverrides, narrowSpec, prepareSpec } from "../specfile/prepare.ts";
 import { closingNotes } from "./bisect-notes.ts";
 import { type Commit, looksRule, type Range, rangeOf } from "./bisect-range.ts";
-import { metricOverride, remeasureCompare, sourceStep } from "./bisect-step.ts";
+import {
+  type BisectOutcome,
+  checkRecorded,
+  type Recorded,
+  type RoundShare,
+  spreadSearch,
+} from "./bisect-rounds.ts";
+import { metricOverride, remeasureCompare, sourceStep, watchOf } from "./bisect-step.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
 import { matrixSeconds } from "./estimate.ts";
@@ -55,18 +59,18 @@ export interface BisectOptions extends RunOptions {
    * a round's steps run one after another; on that many runners they would run at once.
    */
   runners?: number;
+  /**
+   * --parts (with --round/--runner): one leg of a round of a search spread over runners, or the
+   * conclusion of every leg's part; without it, the whole search here.
+   */
+  rounds?: RoundShare;
 }
 
-export interface BisectOutcome {
-  report: BisectReport;
-  dir: string;
-  jsonPath: string;
-  markdownPath: string;
-  exitCode: number;
-}
+export type { BisectOutcome };
 
 export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
   const b = await Bisection.open(o);
+  if (o.rounds) return spreadSearch(b, o.rounds);
   let found: Found;
   try {
     found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
@@ -95,11 +99,13 @@ class Bisection {
   /** Each watched cell's change at the bad end: what later steps ask whether they are like. */
   private readonly badEnd = new Map<string, number>();
   private readonly judgedMetrics: ReturnType<typeof metricOverride> | undefined;
+  readonly log: (line: string) => void;
 
   private constructor(
     private readonly o: BisectOptions,
-    private readonly r: Range,
+    readonly r: Range,
   ) {
+    this.log = o.log;
     this.n = r.commits.length - 1;
     this.width = o.runners ?? 1;
     this.jsonPath = join(r.dir, "bisect.json");
@@ -142,8 +148,10 @@ class Bisection {
     b.sizeLooks(check);
     await b.planCheck(check);
     const { good, bad, confidence } = b.report;
+    const here =
+      b.width > 1 && !o.rounds ? `; ${b.width} candidates a round, measured here one after another` : "";
     o.log(
-      `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search`,
+      `bisect ${basename(r.dir)}: ${b.n} commit(s) after ${good.commit.slice(0, 10)} up to ${bad.commit.slice(0, 10)} (${r.mode}: ${r.repo}); at most ${r.measurements} measurements at ${(r.perStep * 100).toFixed(2)}% each for ${Math.round(confidence * 100)}% over the search${here}`,
     );
     await b.save();
     return b;
@@ -174,7 +182,7 @@ class Bisection {
   }
 
   /** bisect.json (what a reader is handed is what the schema allows) and bisect.md. */
-  private async save(): Promise<void> {
+  async save(): Promise<void> {
     BisectReportSchema.parse(this.report);
     await writeAtomic(this.jsonPath, `${JSON.stringify(this.report, null, 2)}\n`);
     await writeAtomic(this.markdownPath, bisectMarkdown(this.report));
@@ -214,6 +222,24 @@ class Bisection {
       : r.only;
     const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, this.judgedMetrics);
     return o.profile ? { ...step, profile: o.profile } : step;
+  }
+
+  /** A step an earlier round's leg measured (perf-bisect.yml), taken as the search's answer there. */
+  replay(rec: Recorded, i: number, j: number, role: BisectStep["role"]): StepOutcome {
+    const { r, report } = this;
+    checkRecorded(rec, (r.commits[i] as Commit).commit, (r.commits[j] as Commit).commit, role);
+    const attempts = rec.step.attempts.map((a) => ({
+      ...a,
+      run_dir: relative(r.dir, join(rec.dir, a.run_dir)),
+    }));
+    const step = { ...rec.step, attempts };
+    report.steps.push(step);
+    report.rounds = step.round;
+    report.benchmark_seconds += attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
+    report.build_seconds += step.build_seconds ?? 0;
+    if (role === "check" && step.kind === "bad")
+      this.watch((attempts.at(-1)?.cells ?? []).filter((c) => c.verdict === "regression"));
+    return step.kind;
   }
 
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
@@ -314,24 +340,11 @@ class Bisection {
 
   /** The bad end's regressed cells: watched by every later step, each one's change its yardstick. */
   private watch(regressed: BisectStep["attempts"][number]["cells"]): void {
-    this.watched = regressed.map((c) => ({ workload: c.workload, threads: c.threads, metric: c.metric }));
-    for (const c of regressed) if (c.change !== null) this.badEnd.set(stepCellKey(c), c.change);
-    this.report.cells = regressed.map((c) => ({
-      workload: c.workload,
-      threads: c.threads,
-      metric: c.metric,
-      ...(c.change !== null ? { bad_change: c.change } : {}),
-    }));
-    const halfway = regressed
-      .filter((c) => c.change !== null)
-      .map(
-        (c) =>
-          `${c.workload} threads=${c.threads} ${c.metric} ${pct(c.change as number)}: halfway ${pct(midpoint(c.change as number))}`,
-      )
-      .join("; ");
-    this.report.notes.push(
-      `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`,
-    );
+    const w = watchOf(regressed);
+    this.watched = w.watched;
+    for (const [k, v] of w.badEnd) this.badEnd.set(k, v);
+    this.report.cells = w.cells;
+    this.report.notes.push(w.note);
   }
 
   /** What was measured stays: the steps so far, and why the next one failed. */
@@ -342,7 +355,7 @@ class Bisection {
   }
 
   /** The search's answer (or the range it leaves), its notes, the report's last save. */
-  async conclude(found: Found): Promise<BisectOutcome> {
+  async conclude(found: Found, spread = false): Promise<BisectOutcome> {
     const { report, r } = this;
     const at = (i: number) => r.commits[i] as Commit;
     report.outcome = found.outcome;
@@ -366,7 +379,7 @@ class Bisection {
       if (found.outcome === "not-confirmed")
         report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
     }
-    report.notes.push(...closingNotes(this.report, this.r, this.width, found));
+    report.notes.push(...closingNotes(this.report, this.r, this.width, found, spread));
     await this.save();
     this.o.log(
       `bisect: ${report.outcome}${report.first_bad ? ` — first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`,
