@@ -395,7 +395,13 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
       run.log,
       /A benchmark shard job says failure: the merge names the shard that left no part\./,
     );
-    assert.equal(gh.comments.get(16), undefined, "no comment from a verdict with a shard missing");
+    // the comment says what the other shards measured and that the check cannot pass without shard 2
+    const body = gh.comments.get(16)?.[0]?.body ?? "";
+    writeFileSync(join(OUT, "shard-lost.comment.md"), body);
+    assert.match(
+      body,
+      /2 of 3 shards merged .*missing: shard 2 — its blocks are not judged, and the check cannot pass without them/,
+    );
     assert.deepEqual(leftovers(), before);
   });
 
