@@ -405,6 +405,36 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(leftovers(), before);
   });
 
+  test("one runner and a pull request that changes nothing the spec measures: the tiperf check passes without measuring, no comment", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "nothing-measured-1");
+    // only the design: the target, data and workloads are the same at base and head
+    const head = commitSpec(repo, "rounds: 6, blocks: 1", "rounds: 8, blocks: 1");
+    const run = await act(repo, "nothing-measured-1", base, head, gh.url, { number: 17 });
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.equal(run.jobs.tiperf, "succeeded");
+    assert.match(run.log, /nothing to measure/);
+    assert.doesNotMatch(run.log, /compare \d{8}T/, "no comparison ran");
+    assert.equal(gh.comments.get(17), undefined);
+    assert.deepEqual(leftovers(), before);
+  });
+
+  test("a label other than the two on the repository's own PR: nothing measured, posted or cancelled; the gate runs under another name", async () => {
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "labelled");
+    const head = commitSpec(repo, "description: base", "description: labelled");
+    const run = await act(repo, "own-other-label", base, head, gh.url, {
+      number: 18,
+      action: "labeled",
+      label: "documentation",
+      labels: ["documentation"],
+    });
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.deepEqual(run.jobs, { "tiperf (label ignored)": "succeeded" });
+    assert.equal(gh.comments.get(18), undefined);
+  });
+
   test("a harmless change passes the job and updates the same comment", async () => {
     const before = leftovers();
     git(repo, "checkout", "-q", base);
