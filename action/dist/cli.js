@@ -261,6 +261,7 @@ var COMMANDS = [
       round: { type: "string", value: "R" },
       runner: { type: "string", value: "K" },
       parts: { type: "string", value: "DIR" },
+      "max-rounds": { type: "string", value: "N" },
       profile: { type: "string", value: "FILE" },
       out: { type: "string", value: "DIR" },
       json: { type: "string", value: "OUT" },
@@ -269,16 +270,15 @@ var COMMANDS = [
       ...SIZE
     },
     about: [
-      "find the first bad commit between --good and --bad: each step compares a candidate",
-      "commit against the good one (the spec's target at that commit of its repository, or,",
-      "when the target has source:, tidb-server built at that commit of that tree); exit 1 when",
-      "found; --changes takes good, bad and the cell from a change-point report's new drop;",
-      "--confidence is the whole search's (each step gets its Bonferroni share); --metric judges",
-      "every step on that one metric (a cost per operation: cpu_ms_per_op) instead of the spec's",
-      "own; --runners K measures K candidates a round (one per runner; here one after another),",
+      "find the first bad commit between --good and --bad: each step compares a candidate commit",
+      "against the good one (the spec's target at that commit of its repository, or, with source:,",
+      "tidb-server built at that commit); exit 1 when found; --changes: good, bad and cell from a change point;",
+      "--confidence is the whole search's (Bonferroni shares); --metric judges every step on that",
+      "one metric (cpu_ms_per_op); --runners K measures K candidates a round (here one after another),",
       "fewer rounds than halving (31 commits: 3 search rounds with 3, 5 with 1); on runners",
       "(perf-bisect.yml) --round R --runner K --parts DIR is a round's leg: the parts replayed,",
-      "its candidate measured, its part written; --parts DIR alone concludes from every part"
+      "its candidate measured, its part written; --parts DIR alone concludes from every part",
+      "(--max-rounds N: the workflow's round jobs, so a round that left no part is told from none left)"
     ]
   },
   {
@@ -677,7 +677,12 @@ var BisectReportSchema = external_exports.strictObject({
    * it was, its steps only the ones it measured (none: the search gave its runner nothing that
    * round); `tiperf bisect --parts` replays every part and concludes.
    */
-  part: external_exports.strictObject({ round: external_exports.number().int().positive(), runner: external_exports.number().int().positive() }).optional(),
+  part: external_exports.strictObject({
+    round: external_exports.number().int().positive(),
+    runner: external_exports.number().int().positive(),
+    /** --good and --bad as the leg was given them (its good and bad: the commits they named then). */
+    refs: external_exports.strictObject({ good: external_exports.string(), bad: external_exports.string() }).optional()
+  }).optional(),
   /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
   rounds: external_exports.number().int().optional(),
   halving_rounds: external_exports.number().int().optional(),
@@ -1492,6 +1497,9 @@ async function cmdBaseline(args) {
   return EXIT.ok;
 }
 
+// action/src/cli/bisect.ts
+import { existsSync, statSync as statSync2 } from "node:fs";
+
 // action/src/pipeline/bisect.ts
 import { mkdirSync } from "node:fs";
 import { basename as basename2, dirname as dirname3, join as join5, relative, resolve as resolve2 } from "node:path";
@@ -1613,7 +1621,7 @@ function closingNotes(report, r, width, found, spread = false) {
   const n = r.commits.length - 1;
   const short3 = (i) => r.commits[i].commit.slice(0, 10);
   const notes = [
-    `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds \xD7 ${width} candidate(s)) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+    `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds \xD7 ${width} candidate(s)) steps \xD7 (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" or "good" only when its interval lies wholly on one side of what it is asked: beyond the tolerance for the check, past or short of halfway to the bad end's change for every later step)`,
     `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`
   ];
   if (width > 1) notes.push(roundsNote(report, width, found.rounds, spread));
@@ -1644,6 +1652,21 @@ function closingNotes(report, r, width, found, spread = false) {
 // action/src/pipeline/bisect-rounds.ts
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join as join4 } from "node:path";
+function pinnedRefs(dir, good, bad) {
+  let files;
+  try {
+    files = reportFiles(dir);
+  } catch {
+    return void 0;
+  }
+  for (const file of files) {
+    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const refs = parsed.success ? parsed.data.part?.refs : void 0;
+    if (parsed.success && refs?.good === good && refs.bad === bad)
+      return { good: parsed.data.good.commit, bad: parsed.data.bad.commit };
+  }
+  return void 0;
+}
 var RoundDone = class extends Error {
   constructor(slot, role) {
     super(`round ${slot.round} runner ${slot.runner} (${role}) is not measured here`);
@@ -1662,9 +1685,10 @@ function reportFiles(dir, depth = 0) {
     return name === "bisect.json" ? [p] : [];
   });
 }
-function readParts(dir, expect) {
+function readParts(dir, expect, before = Number.POSITIVE_INFINITY) {
   const steps = /* @__PURE__ */ new Map();
   const legs = /* @__PURE__ */ new Set();
+  let later = 0;
   let files;
   try {
     files = reportFiles(dir);
@@ -1676,11 +1700,16 @@ function readParts(dir, expect) {
     if (!parsed.success || !parsed.data.part) continue;
     const p = parsed.data;
     const part = p.part;
-    const same = p.good.commit === expect.good.commit && p.bad.commit === expect.bad.commit && p.spec.name === expect.spec.name && (p.runners ?? 1) === (expect.runners ?? 1);
+    const same = p.good.commit === expect.good.commit && p.bad.commit === expect.bad.commit && p.spec.name === expect.spec.name && (p.runners ?? 1) === (expect.runners ?? 1) && (p.metric ?? "") === (expect.metric ?? "");
+    const what = (r) => `${r.spec.name}, ${r.good.commit.slice(0, 10)}..${r.bad.commit.slice(0, 10)}, ${r.runners ?? 1} runner(s)${r.metric ? `, --metric ${r.metric}` : ""}`;
     if (!same)
       throw new InputError(
-        `tiperf bisect: --parts: ${file} is a part of another search (${p.spec.name}, ${p.good.commit.slice(0, 10)}..${p.bad.commit.slice(0, 10)}, ${p.runners ?? 1} runner(s)); this one is ${expect.spec.name}, ${expect.good.commit.slice(0, 10)}..${expect.bad.commit.slice(0, 10)}, ${expect.runners ?? 1} runner(s)`
+        `tiperf bisect: --parts: ${file} is a part of another search (${what(p)}); this one is ${what(expect)} (--runners defaults to 1: give every leg and the conclusion the same --runners, --metric and refs)`
       );
+    if (part.round >= before) {
+      later++;
+      continue;
+    }
     legs.add(key(part));
     for (const step of p.steps) {
       const k = key({ round: step.round ?? 0, runner: step.runner ?? 0 });
@@ -1692,7 +1721,7 @@ function readParts(dir, expect) {
       steps.set(k, { step, dir: join4(file, "..") });
     }
   }
-  return { steps, legs };
+  return { steps, legs, later };
 }
 function roundMeasure(share, recorded, steps) {
   let own;
@@ -1728,33 +1757,35 @@ async function legOutcome(b, share, stop, log2) {
     );
   const mine = report.steps.filter((s) => s.round === share.round && s.runner === share.runner);
   const measured = mine[0];
+  const ended = !stop || stop.role === "confirm" && stop.slot.round === share.round;
   const where = `round ${share.round}, runner ${share.runner} of ${report.runners ?? 1}`;
   report.notes.push(
     measured ? `${where}: measured ${measured.candidate.commit.slice(0, 10)} against ${measured.against.commit.slice(0, 10)} (${measured.role}): ${measured.kind}` : stop ? `${where}: the search gives this runner no candidate in this round` : `${where}: the search had ended before this round: nothing to measure`
   );
   Object.assign(report, {
     steps: mine,
-    part: { round: share.round, runner: share.runner },
+    part: { round: share.round, runner: share.runner, ...share.refs ? { refs: share.refs } : {} },
     outcome: "running"
   });
   Object.assign(report, seconds2(mine));
   await b.save();
-  log2(`bisect ${basename(r.dir)}: ${report.notes.at(-1)}${stop ? "" : "; the search has ended"}`);
+  log2(`bisect ${basename(r.dir)}: ${report.notes.at(-1)}${ended ? "; the search ends with this round" : ""}`);
   return {
     report,
     dir: r.dir,
     jsonPath: b.jsonPath,
     markdownPath: b.markdownPath,
     exitCode: EXIT.ok,
-    leg: { ...measured ? { measured } : {}, ended: !stop }
+    leg: { ...measured ? { measured } : {}, ended }
   };
 }
-async function unfinishedOutcome(b, stop, legs) {
+async function unfinishedOutcome(b, stop, legs, maxRounds, log2) {
   const { report, r } = b;
-  const ran = Math.max(0, ...[...legs].map((k) => Number(k.split("/")[0])));
+  const ran = maxRounds ?? Math.max(0, ...[...legs].map((k) => Number(k.split("/")[0])));
   const at = (i) => r.commits[i];
   const done = async (exitCode) => {
     await b.save();
+    log2(`bisect: ${report.outcome} \u2014 ${report.notes.at(-1)}; report: ${b.markdownPath}`);
     return { report, dir: r.dir, jsonPath: b.jsonPath, markdownPath: b.markdownPath, exitCode };
   };
   if (stop.slot.round <= ran) {
@@ -1776,7 +1807,11 @@ async function unfinishedOutcome(b, stop, legs) {
   return done(EXIT.ok);
 }
 async function spreadSearch(b, share) {
-  const { steps, legs } = readParts(share.parts, b.report);
+  const { steps, legs, later } = readParts(share.parts, b.report, share.round);
+  if (later)
+    b.log(
+      `bisect: ${later} part(s) of round ${share.round} or later under ${share.parts} left out: a leg replays the rounds before its own`
+    );
   if (share.round === void 0 && legs.size === 0)
     throw new InputError(
       `tiperf bisect --parts ${share.parts}: no round's part there (bisect.json files of --round legs)`
@@ -1795,7 +1830,15 @@ async function spreadSearch(b, share) {
   }
   if (share.round !== void 0 && share.runner !== void 0)
     return legOutcome(b, { ...share, round: share.round, runner: share.runner }, stop, (l) => b.log(l));
-  return stop ? unfinishedOutcome(b, stop, legs) : b.conclude(found, true);
+  return stop ? unfinishedOutcome(b, stop, legs, share.maxRounds, (l) => b.log(l)) : b.conclude(found, true);
+}
+function pinRounds(o, share) {
+  const pinned = pinnedRefs(share.parts, o.good, o.bad);
+  if (pinned && (pinned.good !== o.good || pinned.bad !== o.bad))
+    o.log(
+      `bisect: --good ${o.good} --bad ${o.bad} as the first round resolved them: ${pinned.good.slice(0, 10)}..${pinned.bad.slice(0, 10)}`
+    );
+  return { ...o, ...pinned, rounds: { ...share, refs: { good: o.good, bad: o.bad } } };
 }
 
 // action/src/pipeline/bisect-step.ts
@@ -1859,8 +1902,11 @@ function watchOf(regressed) {
 
 // action/src/pipeline/bisect.ts
 async function bisectSpec(o) {
+  if (o.rounds) {
+    const pinned = pinRounds(o, o.rounds);
+    return spreadSearch(await Bisection.open(pinned), pinned.rounds);
+  }
   const b = await Bisection.open(o);
-  if (o.rounds) return spreadSearch(b, o.rounds);
   let found;
   try {
     found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
@@ -2196,17 +2242,29 @@ function onlyCells(value, spec) {
   });
 }
 function roundShare(str, runners) {
-  const [round2, runner, parts] = [str("round"), str("runner"), str("parts")];
-  if (round2 === void 0 && runner === void 0 && parts === void 0) return void 0;
+  const [round2, runner, parts, most] = [str("round"), str("runner"), str("parts"), str("max-rounds")];
+  if (round2 === void 0 && runner === void 0 && parts === void 0 && most === void 0)
+    return void 0;
   if (parts === void 0)
     throw new InputError(
-      "tiperf bisect: --round and --runner need --parts DIR (the earlier rounds' parts; an empty folder for round 1)"
+      "tiperf bisect: --round, --runner and --max-rounds need --parts DIR (the earlier rounds' parts; an empty folder for round 1)"
     );
+  if (!existsSync(parts) || !statSync2(parts).isDirectory())
+    throw new InputError(
+      `tiperf bisect: --parts ${parts} must be a folder (empty for round 1): ${existsSync(parts) ? "it is a file" : "there is none"}`
+    );
+  const maxRounds = most === void 0 ? void 0 : Number(most);
+  if (maxRounds !== void 0 && (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 64))
+    throw new InputError(`tiperf bisect: --max-rounds must be a whole number from 1 to 64 (got ${most})`);
   if (round2 === void 0 !== (runner === void 0))
     throw new InputError(
       "tiperf bisect: give --round R and --runner K together (one leg of a round), or neither (--parts alone concludes)"
     );
-  if (round2 === void 0) return { parts };
+  if (round2 === void 0) return { parts, ...maxRounds !== void 0 ? { maxRounds } : {} };
+  if (maxRounds !== void 0)
+    throw new InputError(
+      "tiperf bisect: --max-rounds is the conclusion's (--parts alone), not a leg's (--round)"
+    );
   const r = Number(round2);
   const k = Number(runner);
   if (!Number.isInteger(r) || r < 1 || r > 64)
@@ -2480,18 +2538,18 @@ async function cmdCompare(args, signal) {
 }
 
 // action/src/cli/diff.ts
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync as existsSync2, realpathSync } from "node:fs";
 async function cmdDiff(args) {
   const { values, positionals } = flags("diff", args, parseOptions("diff"));
   const [baseFile, headFile, extra] = positionals;
   if (!baseFile || !headFile || extra)
     throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
-  if (!existsSync(baseFile)) {
+  if (!existsSync2(baseFile)) {
     throw new InputError(
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
     );
   }
-  if (existsSync(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+  if (existsSync2(headFile) && realpathSync(baseFile) === realpathSync(headFile))
     log(
       `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
     );
@@ -2770,17 +2828,17 @@ async function markAcceptedIn(report, value) {
 }
 
 // action/src/cli/init.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 
 // action/src/init/index.ts
-import { existsSync as existsSync2, readFileSync as readFileSync2 } from "node:fs";
+import { existsSync as existsSync3, readFileSync as readFileSync2 } from "node:fs";
 import { mkdir as mkdir2, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname4, join as join6, resolve as resolve3 } from "node:path";
 import { fileURLToPath } from "node:url";
 var SPEC_SCHEMA_URL = "https://raw.githubusercontent.com/tiperf/tiperf/v1/action/schema/spec.schema.json";
 function tiperfRoot(from = dirname4(fileURLToPath(import.meta.url))) {
   for (let dir = from, i = 0; i < 8; i++, dir = dirname4(dir))
-    if (existsSync2(join6(dir, "action/examples/perf-pr.yml"))) return dir;
+    if (existsSync3(join6(dir, "action/examples/perf-pr.yml"))) return dir;
   throw new Error(`tiperf init: no action/examples/ above ${from} (run it from a tiperf checkout)`);
 }
 var read = (root, path) => readFileSync2(join6(root, path), "utf8").replace(/^# yaml-language-server: .*\n/, "");
@@ -2881,12 +2939,12 @@ self-hosted-runner:
 async function initRepository(dir, kase, log2) {
   const all = initFiles(kase);
   const same = (f) => readFileSync2(join6(dir, f), "utf8") === all[f];
-  const there = Object.keys(all).filter((f) => existsSync2(join6(dir, f)) && !same(f));
+  const there = Object.keys(all).filter((f) => existsSync3(join6(dir, f)) && !same(f));
   if (there.length)
     throw new InputError(
       `tiperf init: ${there.map((f) => join6(dir, f)).join(", ")} already exist${there.length === 1 ? "s" : ""} and differ${there.length === 1 ? "s" : ""} from what init writes; init overwrites nothing (move ${there.length === 1 ? "it" : "them"} away, or pass --dir another directory)`
     );
-  const files = Object.fromEntries(Object.entries(all).filter(([f]) => !existsSync2(join6(dir, f))));
+  const files = Object.fromEntries(Object.entries(all).filter(([f]) => !existsSync3(join6(dir, f))));
   for (const f of Object.keys(all).filter((f2) => !(f2 in files))) log2(`kept ${f}: already as init writes it`);
   for (const [path, text] of Object.entries(files)) {
     await mkdir2(dirname4(join6(dir, path)), { recursive: true });
@@ -2895,7 +2953,7 @@ async function initRepository(dir, kase, log2) {
   const written = Object.keys(files);
   if (await ignoreResults(dir)) written.push(".gitignore");
   const lintConfig = join6(dir, ".github/actionlint.yaml");
-  if (existsSync2(lintConfig))
+  if (existsSync3(lintConfig))
     log2(`kept .github/actionlint.yaml: add the runner label tiperf to its self-hosted-runner.labels`);
   else {
     await writeFile2(lintConfig, ACTIONLINT_CONFIG, { flag: "wx" });
@@ -2907,7 +2965,7 @@ async function initRepository(dir, kase, log2) {
 }
 async function ignoreResults(dir) {
   const file = join6(dir, ".gitignore");
-  const text = existsSync2(file) ? readFileSync2(file, "utf8") : "";
+  const text = existsSync3(file) ? readFileSync2(file, "utf8") : "";
   if (text.split("\n").some((l) => /^\/?results\/?$/.test(l.trim()))) return false;
   const sep = text === "" || text.endsWith("\n") ? "" : "\n";
   await writeFile2(file, `${text}${sep}# tiperf's run results (tiperf init)
@@ -2924,7 +2982,7 @@ async function cmdInit(args) {
   if (values.tidb && values.dispatch) throw new InputError("tiperf init: --tidb or --dispatch, not both");
   const kase = values.tidb ? "tidb" : values.dispatch ? "dispatch" : "config";
   const dir = typeof values.dir === "string" ? values.dir : ".";
-  if (!existsSync3(dir)) throw new InputError(`tiperf init: --dir ${dir}: no such directory`);
+  if (!existsSync4(dir)) throw new InputError(`tiperf init: --dir ${dir}: no such directory`);
   await initRepository(dir, kase, (line) => process.stdout.write(`${line}
 `));
   return EXIT.ok;
@@ -3257,7 +3315,7 @@ async function reapCloud(values) {
 }
 
 // action/src/cli/report.ts
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 async function historyOfSpec(file, spec) {
   const changes = await readChangePoints(file);
   if (!changes)
@@ -3283,7 +3341,7 @@ async function cmdReport(args) {
   } else if (format === "html") {
     const results = [];
     for (const file of /* @__PURE__ */ new Set([verdict.base.result, verdict.head.result]))
-      if (existsSync4(file)) results.push(await readResult(file));
+      if (existsSync5(file)) results.push(await readResult(file));
     const extra = {
       results,
       ...values.history ? { history: await historyOfSpec(values.history, verdict.spec.name) } : {}

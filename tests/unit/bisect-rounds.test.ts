@@ -14,6 +14,7 @@ import type { Range } from "../../action/src/pipeline/bisect-range.ts";
 import {
   type BisectOutcome,
   checkRecorded,
+  pinRounds,
   type RoundShare,
   type SpreadSearch,
   spreadSearch,
@@ -194,6 +195,43 @@ describe("bisect spread over runners: rounds as jobs, each leg replaying the par
     assert.match(end.report.notes.at(-1) ?? "", /^round 2 runner 2 left no step \(search\)/);
   });
 
+  test("every leg of the confirmation's round says the search ended, the idle ones too; none before it", async () => {
+    const { legs } = await workflow(31, 20, 3);
+    const last = Math.max(...legs.map((l) => l.round));
+    for (const l of legs)
+      assert.equal(l.outcome.leg?.ended, l.round === last, `round ${l.round} runner ${l.runner}`);
+    assert.equal(legs.filter((l) => l.round === last).length, 3);
+  });
+
+  test("with --max-rounds, a round that left no part at all is a failure, not rounds run out", async () => {
+    const root = tempDir("tiperf-rounds-");
+    const parts = join(root, "parts");
+    mkdirSync(parts);
+    // one runner: round 1's part is there, round 2's leg died before uploading anything
+    const one = bisection(join(root, "r1"), 31, 20, 1);
+    await spreadSearch(one, { parts, round: 1, runner: 1 });
+    cpSync(join(root, "r1"), join(parts, "r1"), { recursive: true });
+    const lost = await spreadSearch(bisection(join(root, "end"), 31, 20, 1), { parts, maxRounds: 10 });
+    assert.equal(lost.report.outcome, "failed");
+    assert.equal(lost.exitCode, 3);
+    assert.match(lost.report.notes.at(-1) ?? "", /^round 2 runner 1 left no step \(search\)/);
+    // the same parts with a workflow of one round: that round was the last, the range is left open
+    const out = await spreadSearch(bisection(join(root, "end1"), 31, 20, 1), { parts, maxRounds: 1 });
+    assert.equal(out.report.outcome, "inconclusive");
+  });
+
+  test("a leg replays only the rounds before its own: a re-run finds its round's earlier part and leaves it out", async () => {
+    const root = tempDir("tiperf-rounds-");
+    const parts = join(root, "parts");
+    mkdirSync(parts);
+    const first = bisection(join(parts, "r1-first-try"), 31, 20, 1);
+    await spreadSearch(first, { parts, round: 1, runner: 1 });
+    const again = bisection(join(root, "r1-again"), 31, 20, 1);
+    const out = await spreadSearch(again, { parts, round: 1, runner: 1 });
+    assert.equal(again.measured(), 1, "the re-run measures its step again");
+    assert.equal(out.leg?.measured?.role, "check");
+  });
+
   test("the workflow's rounds end before the search: the conclusion names the open range to bisect again", async () => {
     const { conclusion, last } = await workflow(31, 20, 3, 2);
     assert.equal(last.found(), undefined);
@@ -206,6 +244,24 @@ describe("bisect spread over runners: rounds as jobs, each leg replaying the par
     assert.equal(range.candidates, at(range.through) - at(range.after));
     assert.ok(range.candidates <= 8, `${range.candidates} left`);
     assert.match(conclusion.report.notes.at(-1) ?? "", /round job\(s\) ended before the search did/);
+  });
+
+  test("refs as given are pinned to the commits the first round resolved: bad: main stays put while the branch moves", async () => {
+    const root = tempDir("tiperf-rounds-");
+    const parts = join(root, "parts");
+    mkdirSync(parts);
+    const one = bisection(join(parts, "r1"), 31, 20, 3);
+    await spreadSearch(one, { parts, round: 1, runner: 1, refs: { good: "v1.0", bad: "main" } });
+    const logged: string[] = [];
+    const o = { good: "v1.0", bad: "main", log: (l: string) => logged.push(l) };
+    const pinned = pinRounds(o, { parts, round: 2, runner: 1 });
+    assert.equal(pinned.good, sha(1));
+    assert.equal(pinned.bad, sha(32));
+    assert.deepEqual(pinned.rounds.refs, { good: "v1.0", bad: "main" });
+    assert.match(logged[0] ?? "", /as the first round resolved them/);
+    // other refs: nothing pinned, the refs resolve as given (and a part of another range is refused)
+    const other = pinRounds({ ...o, bad: "release" }, { parts, round: 2, runner: 1 });
+    assert.equal(other.bad, "release");
   });
 
   test("parts of another search are refused, named; a leg of round 1 needs no part", async () => {

@@ -1,5 +1,6 @@
 // `tiperf bisect` on the command line: its flags read and checked, then the pipeline's step; the
 // synopsis is commands.ts's (`tiperf help bisect`).
+import { existsSync, statSync } from "node:fs";
 import { parseOptions } from "../commands.ts";
 import { EXIT, InputError } from "../errors.ts";
 import { bisectRange, readChangePoints } from "../history/check.ts";
@@ -65,17 +66,29 @@ export function onlyCells(value: string | undefined, spec: LoadedSpec): CellRef[
 
 /** --round R --runner K --parts DIR: one leg of a round spread over runners; --parts alone: the conclusion. */
 function roundShare(str: (k: string) => string | undefined, runners: number): RoundShare | undefined {
-  const [round, runner, parts] = [str("round"), str("runner"), str("parts")];
-  if (round === undefined && runner === undefined && parts === undefined) return undefined;
+  const [round, runner, parts, most] = [str("round"), str("runner"), str("parts"), str("max-rounds")];
+  if (round === undefined && runner === undefined && parts === undefined && most === undefined)
+    return undefined;
   if (parts === undefined)
     throw new InputError(
-      "tiperf bisect: --round and --runner need --parts DIR (the earlier rounds' parts; an empty folder for round 1)",
+      "tiperf bisect: --round, --runner and --max-rounds need --parts DIR (the earlier rounds' parts; an empty folder for round 1)",
     );
+  if (!existsSync(parts) || !statSync(parts).isDirectory())
+    throw new InputError(
+      `tiperf bisect: --parts ${parts} must be a folder (empty for round 1): ${existsSync(parts) ? "it is a file" : "there is none"}`,
+    );
+  const maxRounds = most === undefined ? undefined : Number(most);
+  if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 64))
+    throw new InputError(`tiperf bisect: --max-rounds must be a whole number from 1 to 64 (got ${most})`);
   if ((round === undefined) !== (runner === undefined))
     throw new InputError(
       "tiperf bisect: give --round R and --runner K together (one leg of a round), or neither (--parts alone concludes)",
     );
-  if (round === undefined) return { parts };
+  if (round === undefined) return { parts, ...(maxRounds !== undefined ? { maxRounds } : {}) };
+  if (maxRounds !== undefined)
+    throw new InputError(
+      "tiperf bisect: --max-rounds is the conclusion's (--parts alone), not a leg's (--round)",
+    );
   const r = Number(round);
   const k = Number(runner);
   if (!Number.isInteger(r) || r < 1 || r > 64)

@@ -295,7 +295,12 @@ export const BisectReportSchema = z
      * round); `tiperf bisect --parts` replays every part and concludes.
      */
     part: z
-      .strictObject({ round: z.number().int().positive(), runner: z.number().int().positive() })
+      .strictObject({
+        round: z.number().int().positive(),
+        runner: z.number().int().positive(),
+        /** --good and --bad as the leg was given them (its good and bad: the commits they named then). */
+        refs: z.strictObject({ good: z.string(), bad: z.string() }).optional(),
+      })
       .optional(),
     /** Rounds of measurement the search took (each round's steps at once on `runners` runners), and a halving search's most. */
     rounds: z.number().int().optional(),

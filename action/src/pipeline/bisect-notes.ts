@@ -39,7 +39,7 @@ export function closingNotes(
   const n = r.commits.length - 1;
   const short = (i: number) => (r.commits[i] as Commit).commit.slice(0, 10);
   const notes = [
-    `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds × ${width} candidate(s)) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" only when a regression beyond the tolerance is shown, "good" only when its interval rules one out)`,
+    `error rate: at most ${r.measurements} measurements ((2 + ${searchRounds(n, width)} rounds × ${width} candidate(s)) steps × (1 + ${report.remeasure} re-measure)), each judged at ${(r.perStep * 100).toFixed(2)}% confidence, so the chance that any decided step is wrong is at most ${((1 - report.confidence) * 100).toFixed(0)}% (Bonferroni; a step decides "bad" or "good" only when its interval lies wholly on one side of what it is asked: beyond the tolerance for the check, past or short of halfway to the bad end's change for every later step)`,
     `every step compares the candidate against the good commit on this machine, both sides prepared alike; the last step compares the first bad commit against its last good neighbour directly (the confirmation)`,
   ];
   if (width > 1) notes.push(roundsNote(report, width, found.rounds, spread));

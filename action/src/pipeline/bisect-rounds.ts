@@ -23,6 +23,30 @@ export interface RoundShare {
   parts: string;
   round?: number;
   runner?: number;
+  /** --max-rounds: the round jobs the workflow has (the conclusion tells a lost round from rounds run out). */
+  maxRounds?: number;
+  /** --good and --bad as given: a part records them, so later legs take its commits for the same refs. */
+  refs?: { good: string; bad: string };
+}
+
+/**
+ * The commits the first round's legs resolved --good and --bad to, when the parts recorded the
+ * same refs: a branch that moves during the search (bad: main) stays the commit the search began on.
+ */
+function pinnedRefs(dir: string, good: string, bad: string): { good: string; bad: string } | undefined {
+  let files: string[];
+  try {
+    files = reportFiles(dir);
+  } catch {
+    return undefined;
+  }
+  for (const file of files) {
+    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const refs = parsed.success ? parsed.data.part?.refs : undefined;
+    if (parsed.success && refs?.good === good && refs.bad === bad)
+      return { good: parsed.data.good.commit, bad: parsed.data.bad.commit };
+  }
+  return undefined;
 }
 
 /** A recorded step and the folder of the part that holds it (its run_dir is relative to that). */
@@ -55,10 +79,12 @@ function reportFiles(dir: string, depth = 0): string[] {
 /** What the parts under `dir` hold: each leg's steps by round/runner, and the rounds whose legs left a part. */
 export function readParts(
   dir: string,
-  expect: Pick<BisectReport, "good" | "bad" | "spec" | "runners">,
-): { steps: Map<string, Recorded>; legs: Set<string> } {
+  expect: Pick<BisectReport, "good" | "bad" | "spec" | "runners" | "metric">,
+  before = Number.POSITIVE_INFINITY,
+): { steps: Map<string, Recorded>; legs: Set<string>; later: number } {
   const steps = new Map<string, Recorded>();
   const legs = new Set<string>();
+  let later = 0;
   let files: string[];
   try {
     files = reportFiles(dir);
@@ -74,11 +100,19 @@ export function readParts(
       p.good.commit === expect.good.commit &&
       p.bad.commit === expect.bad.commit &&
       p.spec.name === expect.spec.name &&
-      (p.runners ?? 1) === (expect.runners ?? 1);
+      (p.runners ?? 1) === (expect.runners ?? 1) &&
+      (p.metric ?? "") === (expect.metric ?? "");
+    const what = (r: typeof expect) =>
+      `${r.spec.name}, ${r.good.commit.slice(0, 10)}..${r.bad.commit.slice(0, 10)}, ${r.runners ?? 1} runner(s)${r.metric ? `, --metric ${r.metric}` : ""}`;
     if (!same)
       throw new InputError(
-        `tiperf bisect: --parts: ${file} is a part of another search (${p.spec.name}, ${p.good.commit.slice(0, 10)}..${p.bad.commit.slice(0, 10)}, ${p.runners ?? 1} runner(s)); this one is ${expect.spec.name}, ${expect.good.commit.slice(0, 10)}..${expect.bad.commit.slice(0, 10)}, ${expect.runners ?? 1} runner(s)`,
+        `tiperf bisect: --parts: ${file} is a part of another search (${what(p)}); this one is ${what(expect)} (--runners defaults to 1: give every leg and the conclusion the same --runners, --metric and refs)`,
       );
+    // a leg replays earlier rounds only (a re-run of a round finds that round's earlier parts)
+    if (part.round >= before) {
+      later++;
+      continue;
+    }
     legs.add(key(part));
     for (const step of p.steps) {
       const k = key({ round: step.round ?? 0, runner: step.runner ?? 0 });
@@ -90,7 +124,7 @@ export function readParts(
       steps.set(k, { step, dir: join(file, "..") });
     }
   }
-  return { steps, legs };
+  return { steps, legs, later };
 }
 
 /** What the search does with a step: replay one recorded, measure one, or stop the round there. */
@@ -164,7 +198,7 @@ const seconds = (steps: BisectStep[]) => ({
  */
 export async function legOutcome(
   b: SearchSoFar,
-  share: Required<RoundShare>,
+  share: RoundShare & { round: number; runner: number },
   stop: RoundDone | undefined,
   log: (line: string) => void,
 ): Promise<BisectOutcome> {
@@ -175,6 +209,9 @@ export async function legOutcome(
     );
   const mine = report.steps.filter((s) => s.round === share.round && s.runner === share.runner);
   const measured = mine[0];
+  // the confirmation is the search's last step: its round ends the search whatever it says, so
+  // every leg of that round can say so (not only the one that measured it)
+  const ended = !stop || (stop.role === "confirm" && stop.slot.round === share.round);
   const where = `round ${share.round}, runner ${share.runner} of ${report.runners ?? 1}`;
   report.notes.push(
     measured
@@ -185,19 +222,19 @@ export async function legOutcome(
   );
   Object.assign(report, {
     steps: mine,
-    part: { round: share.round, runner: share.runner },
+    part: { round: share.round, runner: share.runner, ...(share.refs ? { refs: share.refs } : {}) },
     outcome: "running",
   });
   Object.assign(report, seconds(mine));
   await b.save();
-  log(`bisect ${basename(r.dir)}: ${report.notes.at(-1)}${stop ? "" : "; the search has ended"}`);
+  log(`bisect ${basename(r.dir)}: ${report.notes.at(-1)}${ended ? "; the search ends with this round" : ""}`);
   return {
     report,
     dir: r.dir,
     jsonPath: b.jsonPath,
     markdownPath: b.markdownPath,
     exitCode: EXIT.ok,
-    leg: { ...(measured ? { measured } : {}), ended: !stop },
+    leg: { ...(measured ? { measured } : {}), ended },
   };
 }
 
@@ -210,12 +247,16 @@ export async function unfinishedOutcome(
   b: SearchSoFar,
   stop: RoundDone,
   legs: Set<string>,
+  maxRounds: number | undefined,
+  log: (line: string) => void,
 ): Promise<BisectOutcome> {
   const { report, r } = b;
-  const ran = Math.max(0, ...[...legs].map((k) => Number(k.split("/")[0])));
+  // the rounds the workflow has (--max-rounds); without it, the rounds whose legs left parts
+  const ran = maxRounds ?? Math.max(0, ...[...legs].map((k) => Number(k.split("/")[0])));
   const at = (i: number) => r.commits[i] as Commit;
   const done = async (exitCode: number) => {
     await b.save();
+    log(`bisect: ${report.outcome} — ${report.notes.at(-1)}; report: ${b.markdownPath}`);
     return { report, dir: r.dir, jsonPath: b.jsonPath, markdownPath: b.markdownPath, exitCode };
   };
   if (stop.slot.round <= ran) {
@@ -253,7 +294,11 @@ export interface SpreadSearch extends SearchSoFar, Steps {
  * --round) and its part, or (without) the conclusion of every part the workflow's rounds left.
  */
 export async function spreadSearch(b: SpreadSearch, share: RoundShare): Promise<BisectOutcome> {
-  const { steps, legs } = readParts(share.parts, b.report);
+  const { steps, legs, later } = readParts(share.parts, b.report, share.round);
+  if (later)
+    b.log(
+      `bisect: ${later} part(s) of round ${share.round} or later under ${share.parts} left out: a leg replays the rounds before its own`,
+    );
   if (share.round === undefined && legs.size === 0)
     throw new InputError(
       `tiperf bisect --parts ${share.parts}: no round's part there (bisect.json files of --round legs)`,
@@ -272,5 +317,23 @@ export async function spreadSearch(b: SpreadSearch, share: RoundShare): Promise<
   }
   if (share.round !== undefined && share.runner !== undefined)
     return legOutcome(b, { ...share, round: share.round, runner: share.runner }, stop, (l) => b.log(l));
-  return stop ? unfinishedOutcome(b, stop, legs) : b.conclude(found as Found, true);
+  return stop
+    ? unfinishedOutcome(b, stop, legs, share.maxRounds, (l) => b.log(l))
+    : b.conclude(found as Found, true);
+}
+
+/**
+ * A leg's or the conclusion's options: --good and --bad as the first round resolved them, when the
+ * parts recorded the same refs, and the refs as given kept for its own part.
+ */
+export function pinRounds<O extends { good: string; bad: string; log: (line: string) => void }>(
+  o: O,
+  share: RoundShare,
+): O & { rounds: RoundShare } {
+  const pinned = pinnedRefs(share.parts, o.good, o.bad);
+  if (pinned && (pinned.good !== o.good || pinned.bad !== o.bad))
+    o.log(
+      `bisect: --good ${o.good} --bad ${o.bad} as the first round resolved them: ${pinned.good.slice(0, 10)}..${pinned.bad.slice(0, 10)}`,
+    );
+  return { ...o, ...pinned, rounds: { ...share, refs: { good: o.good, bad: o.bad } } };
 }

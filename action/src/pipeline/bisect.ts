@@ -24,6 +24,7 @@ import { type Commit, looksRule, type Range, rangeOf } from "./bisect-range.ts";
 import {
   type BisectOutcome,
   checkRecorded,
+  pinRounds,
   type Recorded,
   type RoundShare,
   spreadSearch,
@@ -69,8 +70,11 @@ export interface BisectOptions extends RunOptions {
 export type { BisectOutcome };
 
 export async function bisectSpec(o: BisectOptions): Promise<BisectOutcome> {
+  if (o.rounds) {
+    const pinned = pinRounds(o, o.rounds);
+    return spreadSearch(await Bisection.open(pinned), pinned.rounds);
+  }
   const b = await Bisection.open(o);
-  if (o.rounds) return spreadSearch(b, o.rounds);
   let found: Found;
   try {
     found = await bisectSearch(b.n, (i, j, role, slot) => b.measure(i, j, role, slot), b.width);
