@@ -376,6 +376,36 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.deepEqual(leftovers(), before);
   });
 
+  test("three runners and the adoption pull request: each shard measures head against itself, the merge gives the noise to commit, the check passes", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "adopt-3");
+    git(repo, "rm", "-q", "workloads/e2e.yaml");
+    git(repo, "commit", "-qm", "a repository before tiperf's spec");
+    const without = git(repo, "rev-parse", "HEAD");
+    git(repo, "checkout", "-q", base, "--", "workloads/e2e.yaml");
+    const file = join(repo, "workloads/e2e.yaml");
+    writeFileSync(file, readFileSync(file, "utf8").replace("rounds: 6, blocks: 1", "rounds: 6, blocks: 3"));
+    git(repo, "add", "workloads/e2e.yaml");
+    git(repo, "commit", "-qm", "adopt tiperf, three blocks for three runners");
+    const head = git(repo, "rev-parse", "HEAD");
+    const artifacts = tempDir("tiperf-e2e-artifacts-");
+    const run = await act(repo, "adoption-3", without, head, gh.url, {
+      number: 20,
+      vars: ["TIPERF_SHARDS=3", "TIPERF_MAX_PARALLEL=1"],
+      env: [`E2E_ARTIFACTS=${artifacts}`],
+    });
+    assert.equal(run.code, 0, run.log.slice(-3000));
+    assert.equal(run.jobs.verdict, "succeeded");
+    assert.equal(run.jobs.tiperf, "succeeded");
+    const body = gh.comments.get(20)?.[0]?.body ?? "";
+    writeFileSync(join(OUT, "adoption-3.comment.md"), body);
+    assert.match(body, /🆕 workloads\/e2e\.yaml is new at/);
+    assert.match(body, /3 of 3 shards merged/);
+    assert.match(body, /```yaml\ncompare:\n {2}noise:\n/);
+    assert.deepEqual(leftovers(), before);
+  });
+
   test("three runners and one shard lost (its runner died before its part was uploaded): the tiperf check fails and names the shard", async () => {
     const before = leftovers();
     const { run } = await onThreeRunners(
@@ -433,6 +463,23 @@ describe("perf-pr.yml under act on a private MariaDB, commenting on a local GitH
     assert.equal(run.code, 0, run.log.slice(-3000));
     assert.deepEqual(run.jobs, { "tiperf (label ignored)": "succeeded" });
     assert.equal(gh.comments.get(18), undefined);
+  });
+
+  test("a run cancelled while it measures (a newer push): nothing posted, no confirmation started", async () => {
+    const before = leftovers();
+    git(repo, "checkout", "-q", base);
+    git(repo, "checkout", "-q", "-b", "superseded");
+    const head = commitSpec(repo, "cpu_quota: 100%", "cpu_quota: 10%");
+    const run = await act(repo, "superseded", base, head, gh.url, {
+      number: 19,
+      // once the benchmark job's comparison has begun measuring
+      cancelOn: /\[perf-pr\/benchmark[^\]]*\]\s+\| \[\d+\/\d+\] point_select/,
+    });
+    assert.notEqual(run.code, 0, "a cancelled run does not succeed");
+    assert.match(run.log, /\[\d+\/\d+\] point_select/, "it was cancelled while measuring");
+    assert.equal(gh.comments.get(19), undefined, "nothing posted");
+    assert.doesNotMatch(run.log, /\[perf-pr\/(publish|confirm|confirmed|verdict)[^\]]*\] ⭐ Run Main/);
+    assert.deepEqual(leftovers(), before, "the servers it started are stopped");
   });
 
   test("a harmless change passes the job and updates the same comment", async () => {

@@ -53,6 +53,8 @@ export interface PrEvent {
   concurrentJobs?: number;
   /** act is stopped after this many minutes (default 10). */
   timeoutMinutes?: number;
+  /** act is interrupted (SIGINT, as a cancelled run) once its log matches this. */
+  cancelOn?: RegExp;
 }
 
 /** The event's payload: a pull_request event, or the workflow_run event of its completed run. */
@@ -152,8 +154,13 @@ export async function act(
   ];
   const child = spawn(ACT, args, { cwd: repo, stdio: ["ignore", "pipe", "pipe"] });
   let log = "";
+  let cancelled = false;
   child.stdout.on("data", (d) => {
     log += d;
+    if (e.cancelOn && !cancelled && e.cancelOn.test(log)) {
+      cancelled = true;
+      child.kill("SIGINT");
+    }
   });
   child.stderr.on("data", (d) => {
     log += d;
