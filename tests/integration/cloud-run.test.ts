@@ -270,7 +270,7 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
     }
   });
 
-  test("a run killed with SIGKILL during the matrix: `tiperf reap` recovers its stack from the ledger", async () => {
+  test("a shard's run killed with SIGKILL during the matrix: `tiperf reap` recovers its own stack from the ledger", async () => {
     const sshd = await startSshd();
     try {
       const w = await world(sshd);
@@ -280,7 +280,8 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
           .replace("threads: [2]", "threads: [1, 2, 4]")
           .replace("duration: 2s", "duration: 6s"),
       );
-      const t = tiperf(w, "run", "--spec", w.spec, "--out", join(w.dir, "results"));
+      // shard 1 of 1 runs every cell; its stack is named for the shard (the option, not the environment)
+      const t = tiperf(w, "run", "--spec", w.spec, "--shard", "1/1", "--out", join(w.dir, "results"));
       const deadline = Date.now() + 240_000;
       while (!/\[2\/3\] point_select threads=2/.test(t.log())) {
         if (Date.now() > deadline || t.child.exitCode !== null)
@@ -303,7 +304,8 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
       const reap = tiperf(w, "reap");
       const { code } = await reap.done;
       assert.equal(code, 0, reap.log());
-      assert.match(reap.log(), /reap: recovered stack tiperf-fake-aws-pr7/);
+      assert.match(t.log(), /cloud: aws us-west-2: stack tiperf-fake-aws-pr7-shard1,/);
+      assert.match(reap.log(), /reap: recovered stack tiperf-fake-aws-pr7-shard1\b/);
       assert.match(reap.log(), /cloud: recovery: destroy, going on past errors: done/);
       const runDir = runDirOf(w);
       assert.equal((await readResult(join(runDir, "result.json"))).status, "interrupted");

@@ -756,17 +756,20 @@ roles:
 
   test("the stack's name: one per profile and pull request, branch or local run", () => {
     assert.equal(
-      stackName({ name: "aws-smoke" }, { GITHUB_REF: "refs/pull/42/merge" }),
+      stackName({ name: "aws-smoke" }, undefined, { GITHUB_REF: "refs/pull/42/merge" }),
       "tiperf-aws-smoke-pr42",
     );
     assert.equal(
-      stackName({ name: "aws-smoke" }, { GITHUB_REF: "refs/heads/main", GITHUB_REF_NAME: "Release/v8.5" }),
+      stackName({ name: "aws-smoke" }, undefined, {
+        GITHUB_REF: "refs/heads/main",
+        GITHUB_REF_NAME: "Release/v8.5",
+      }),
       "tiperf-aws-smoke-release-v8-5",
     );
-    assert.equal(stackName({ name: "aws-smoke" }, {}), "tiperf-aws-smoke-local");
+    assert.equal(stackName({ name: "aws-smoke" }, undefined, {}), "tiperf-aws-smoke-local");
     // shards of one comparison on several runners: a cluster each, never one stack twice
-    const shards = ["1/3", "2/3", "3/3"].map((k) =>
-      stackName({ name: "aws-smoke" }, { GITHUB_REF: "refs/pull/42/merge", TIPERF_SHARD: k }),
+    const shards = [1, 2, 3].map((k) =>
+      stackName({ name: "aws-smoke" }, k, { GITHUB_REF: "refs/pull/42/merge" }),
     );
     assert.deepEqual(shards, [
       "tiperf-aws-smoke-pr42-shard1",

@@ -34,6 +34,8 @@ export async function provisionKubernetes(o: {
   ask: KubernetesAsk;
   runId: string;
   runDir: string;
+  /** The run's shard (K of K/N), if it is one. */
+  shard?: number;
   log: (line: string) => void;
   signal: AbortSignal;
 }): Promise<CreatedKubernetes> {
@@ -50,6 +52,7 @@ export async function provisionKubernetes(o: {
     capability: "kubernetes",
     runId: o.runId,
     forget: [],
+    ...(o.shard ? { shard: o.shard } : {}),
   });
   log(
     `cloud: ${cloud.product} on ${o.cloud} ${settings.region}: stack ${rec.name}, expires ${tags["tiperf:expires-at"]}`,

@@ -36,11 +36,14 @@ export function pullRequest(env: NodeJS.ProcessEnv = process.env): string | unde
 
 /**
  * tiperf-<profile>-<scope>[-shard<K>]: one stack per profile and pull request (pr123), branch or
- * tag, or local run, and per shard of a comparison spread over runners (TIPERF_SHARD, K/N: each
- * runner's cluster its own). A shared s3:// backend finds there the stack a crashed run of the
- * same scope left.
+ * tag, or local run, and per shard K of a comparison spread over runners (each runner's cluster
+ * its own). A shared s3:// backend finds there the stack a crashed run of the same scope left.
  */
-export function stackName(profile: { name: string }, env: NodeJS.ProcessEnv = process.env): string {
+export function stackName(
+  profile: { name: string },
+  shard: number | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const pr = pullRequest(env);
   const scope = pr
     ? `pr${pr}`
@@ -49,7 +52,6 @@ export function stackName(profile: { name: string }, env: NodeJS.ProcessEnv = pr
         .replace(/[^a-z0-9-]+/g, "-")
         .replace(/^-+|-+$/g, "")
         .slice(0, 40) || "local";
-  const shard = /^(\d+)\/\d+$/.exec(env.TIPERF_SHARD ?? "")?.[1];
   return `tiperf-${profile.name}-${scope}${shard ? `-shard${shard}` : ""}`;
 }
 
@@ -112,10 +114,12 @@ export function stackRecord(o: {
   provider: string;
   capability?: "kubernetes";
   runId: string;
+  /** The run's shard of a comparison spread over runners (K of K/N): a stack of its own. */
+  shard?: number;
   forget: string[];
 }): StackRecord {
   return {
-    name: stackName(o.ask),
+    name: stackName(o.ask, o.shard),
     backend: o.ask.settings.backend ?? `file://${join(o.dir, "state")}`,
     workDir: join(o.dir, "workspace"),
     provider: o.provider,
@@ -142,6 +146,8 @@ export async function provisionCluster(o: {
   runDir: string;
   /** Local records of what will be deployed onto the machines, removed when they are destroyed. */
   forget: string[];
+  /** The run's shard (K of K/N), if it is one. */
+  shard?: number;
   log: (line: string) => void;
   signal: AbortSignal;
 }): Promise<CloudCluster> {
@@ -155,7 +161,14 @@ export async function provisionCluster(o: {
   await writePrivateKey(identityFile, key);
   const sshCidr = await kind.runnerCidr(settings);
   const tags = tagsNow(settings, o.runId);
-  const rec = stackRecord({ ask, dir, provider: o.provider, runId: o.runId, forget: o.forget });
+  const rec = stackRecord({
+    ask,
+    dir,
+    provider: o.provider,
+    runId: o.runId,
+    forget: o.forget,
+    ...(o.shard ? { shard: o.shard } : {}),
+  });
   log(
     `cloud: ${o.provider} ${settings.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`,
   );

@@ -50,8 +50,6 @@ export interface CompareOptions extends RunOptions {
 export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
   if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
-  // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
-  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const built = await withSourceBuilds(given, opts);
   if (!built.variants)
     throw new InputError(

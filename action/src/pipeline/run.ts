@@ -60,7 +60,7 @@ export async function startResult(
     signal: AbortSignal;
     /** --seed over compare.seed: the round order of an earlier run. */
     seed?: number;
-    /** --shard K/N: every N-th block of the comparison (pipeline/shard.ts). */
+    /** --shard K/N: every N-th block of the comparison, every N-th cell of a run (pipeline/shard.ts). */
     shard?: Shard;
     /** --look-of: a further look as a wave of shards (pipeline/waves.ts). */
     look?: Wave;
@@ -74,7 +74,8 @@ export async function startResult(
     runId,
     command: opts.command,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    ...(opts.shard ? { shard: opts.shard } : {}),
+    // a run's shard is a share of its cells (shardCells), a comparison's a share of its blocks
+    ...(opts.shard && opts.command === "compare" ? { shard: opts.shard } : {}),
     ...(opts.look ? { look: opts.look } : {}),
   });
   const plan = runPlan.target;
@@ -113,6 +114,8 @@ export async function startResult(
       runId,
       runDir: runDir.dir,
       rawDir: join(runDir.dir, "raw"),
+      // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
+      ...(opts.shard ? { shard: opts.shard.index } : {}),
       log: opts.log,
       signal: opts.signal,
     });
@@ -289,8 +292,6 @@ export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise
     throw new InputError(
       `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`,
     );
-  // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
-  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
   const { result, runDir, deployment, runPlan } = await startResult(loaded, {
@@ -298,6 +299,7 @@ export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise
     command: "run",
     log: opts.log,
     signal: opts.signal,
+    ...(opts.shard ? { shard: opts.shard } : {}),
   });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
   const cells = shardCells(planCells(spec), opts.shard);

@@ -267,6 +267,8 @@ export interface OpenOptions {
   runId: string;
   runDir: string;
   rawDir: string;
+  /** The run's shard K of a comparison or matrix spread over N runners: what it creates is its own. */
+  shard?: number;
   log: (line: string) => void;
   signal: AbortSignal;
 }

@@ -209,6 +209,7 @@ async function openTidb(first: TidbPlan, input: TargetPlanInput, o: OpenOptions)
       prefix: input.prefix,
       runDir: o.runDir,
       forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
+      ...(o.shard ? { shard: o.shard } : {}),
       log: o.log,
       signal: o.signal,
     });

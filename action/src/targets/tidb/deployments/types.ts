@@ -272,6 +272,8 @@ export interface MachineMaker {
       runDir: string;
       /** Local records of what will be deployed onto them, removed when they are destroyed. */
       forget: string[];
+      /** The run's shard of a comparison spread over runners (K of K/N): machines of its own. */
+      shard?: number;
       log: (line: string) => void;
       signal: AbortSignal;
     },

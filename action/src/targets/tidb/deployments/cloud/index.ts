@@ -62,6 +62,7 @@ export function cloudDeployer(cloud: string): Deployer {
           runId: o.runId,
           runDir: o.runDir,
           forget: o.forget,
+          ...(o.shard ? { shard: o.shard } : {}),
           log: o.log,
           signal: o.signal,
         });

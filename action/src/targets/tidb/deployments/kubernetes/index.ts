@@ -448,6 +448,7 @@ export const KUBERNETES: Deployer = {
         ask,
         runId: o.prefix,
         runDir: o.runDir,
+        ...(o.shard ? { shard: o.shard } : {}),
         log: o.log,
         signal: o.signal,
       });
