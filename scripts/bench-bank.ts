@@ -29,7 +29,7 @@ import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
 import { compareSpec } from "../action/src/pipeline/compare.ts";
-import { OUTSIDE_GAP_PCT } from "../action/src/pipeline/duet.ts";
+import { OUTSIDE_GAP_PCT } from "../action/src/pipeline/duet-reruns.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import type { Result } from "../action/src/result/model.ts";
 import { readResult } from "../action/src/result/store.ts";

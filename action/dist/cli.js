@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-7KGP7O4J.js";
+} from "./chunk-AW6O3HX3.js";
 import {
   reapLedger
-} from "./chunk-MBUZFBEP.js";
+} from "./chunk-BEWEZUX5.js";
 import {
   EXPIRES,
   KubeClient,
@@ -82,7 +82,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-DX4BCWFA.js";
+} from "./chunk-4UWMZXBO.js";
 import {
   CLOUDS,
   Interrupted,
@@ -90,7 +90,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 import {
   external_exports,
   parseAge,
@@ -1502,7 +1502,7 @@ import { existsSync, statSync as statSync2 } from "node:fs";
 
 // action/src/pipeline/bisect.ts
 import { mkdirSync } from "node:fs";
-import { basename as basename2, dirname as dirname3, join as join5, relative, resolve as resolve2 } from "node:path";
+import { basename as basename2, dirname as dirname3, join as join5, relative as relative2 } from "node:path";
 
 // action/src/compare/bisect-budget.ts
 function maxMeasurements(commits, remeasure, width = 1) {
@@ -1647,6 +1647,61 @@ function closingNotes(report, r, width, found, spread = false) {
       `the first bad commit the search found did not regress against its last good neighbour: the change may be spread over several commits, or one of the earlier steps erred`
     );
   return notes;
+}
+
+// action/src/pipeline/bisect-report.ts
+function startReport(o, r, width) {
+  const n = r.commits.length - 1;
+  return {
+    format: BISECT_FORMAT,
+    version: BISECT_VERSION,
+    created_at: (/* @__PURE__ */ new Date()).toISOString(),
+    spec: { name: r.current.spec.name, path: o.spec },
+    mode: r.mode,
+    repository: r.repo,
+    good: r.commits[0],
+    bad: r.commits[n],
+    commits: r.commits.slice(1),
+    outcome: "running",
+    cells: [],
+    confidence: o.confidence ?? 0.95,
+    step_confidence: r.perStep,
+    max_measurements: r.measurements,
+    // a spec that looks again (compare.looks) decides each step by its looks: no re-measure
+    remeasure: o.remeasure ?? (looksRule(r) ? 0 : 1),
+    ...r.stepBudget !== void 0 ? { step_budget_seconds: r.stepBudget } : {},
+    ...width > 1 ? { runners: width } : {},
+    halving_rounds: 2 + searchRounds(n),
+    steps: [],
+    benchmark_seconds: 0,
+    build_seconds: 0,
+    notes: o.metric ? [`every step judged ${o.metric} (--metric), not the spec's own metrics`] : [],
+    ...o.metric ? { metric: o.metric } : {}
+  };
+}
+function settleReport(report, r, width, found, spread) {
+  const at = (i) => r.commits[i];
+  report.outcome = found.outcome;
+  report.rounds = found.rounds;
+  if (found.skipped.length) {
+    report.skipped = found.skipped.map(at);
+    report.notes.push(
+      `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`
+    );
+  }
+  if (found.outcome === "found") {
+    report.first_bad = at(found.firstBad);
+    report.last_good = at(found.lastGood);
+  } else if (found.outcome !== "no-regression") {
+    report.open_range = {
+      after: at(found.lastGood),
+      through: at(found.firstBad),
+      candidates: found.firstBad - found.lastGood
+    };
+    if (found.outcome === "not-confirmed")
+      report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
+  }
+  report.notes.push(...closingNotes(report, r, width, found, spread));
 }
 
 // action/src/pipeline/bisect-rounds.ts
@@ -1842,6 +1897,7 @@ function pinRounds(o, share) {
 }
 
 // action/src/pipeline/bisect-step.ts
+import { relative, resolve as resolve2 } from "node:path";
 function remeasureCompare(given, spec, attempt) {
   if (attempt === 0) return given;
   const rounds = (given.rounds ?? spec?.rounds ?? 6) * 2 ** attempt;
@@ -1899,6 +1955,31 @@ function watchOf(regressed) {
   const note = `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`;
   return { watched, badEnd, cells, note };
 }
+async function composeStep(o, r, { candidate, against, attempt }, watched, judgedMetrics) {
+  const budget = looksRule(r) && r.stepBudget !== void 0 ? { budget: `${Math.floor(r.stepBudget)}s` } : {};
+  const known = remeasureCompare(
+    { ...o.compare, ...budget, confidence: r.perStep },
+    r.current.spec.compare,
+    attempt
+  );
+  const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
+  const composed = r.mode === "config" ? await prepareSpec({
+    spec: relative(r.repo, resolve2(o.spec)),
+    cwd: r.repo,
+    baseRef: against.commit,
+    headRef: candidate.commit,
+    compare: known,
+    ...tolerance
+  }) : sourceStep(
+    o.spec,
+    await prepareSpec({ spec: o.spec, compare: known, ...tolerance }),
+    against,
+    candidate
+  );
+  const cells = watched ? [...new Map(watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : r.only;
+  const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, judgedMetrics);
+  return o.profile ? { ...step, profile: o.profile } : step;
+}
 
 // action/src/pipeline/bisect.ts
 async function bisectSpec(o) {
@@ -1926,32 +2007,7 @@ var Bisection = class _Bisection {
     this.jsonPath = join5(r.dir, "bisect.json");
     this.markdownPath = join5(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : void 0;
-    this.report = {
-      format: BISECT_FORMAT,
-      version: BISECT_VERSION,
-      created_at: (/* @__PURE__ */ new Date()).toISOString(),
-      spec: { name: r.current.spec.name, path: o.spec },
-      mode: r.mode,
-      repository: r.repo,
-      good: r.commits[0],
-      bad: r.commits[this.n],
-      commits: r.commits.slice(1),
-      outcome: "running",
-      cells: [],
-      confidence: o.confidence ?? 0.95,
-      step_confidence: r.perStep,
-      max_measurements: r.measurements,
-      // a spec that looks again (compare.looks) decides each step by its looks: no re-measure
-      remeasure: o.remeasure ?? (looksRule(r) ? 0 : 1),
-      ...r.stepBudget !== void 0 ? { step_budget_seconds: r.stepBudget } : {},
-      ...this.width > 1 ? { runners: this.width } : {},
-      halving_rounds: 2 + searchRounds(this.n),
-      steps: [],
-      benchmark_seconds: 0,
-      build_seconds: 0,
-      notes: o.metric ? [`every step judged ${o.metric} (--metric), not the spec's own metrics`] : [],
-      ...o.metric ? { metric: o.metric } : {}
-    };
+    this.report = startReport(o, r, this.width);
   }
   o;
   r;
@@ -2013,31 +2069,8 @@ ${plan.refusals.join("\n")}`);
     await writeAtomic(this.markdownPath, bisectMarkdown(this.report));
   }
   /** The step's spec: `against` as base, `candidate` as head, narrowed to the watched cells. */
-  async stepSpec(candidate, against, attempt) {
-    const { o, r } = this;
-    const budget = looksRule(r) && r.stepBudget !== void 0 ? { budget: `${Math.floor(r.stepBudget)}s` } : {};
-    const known = remeasureCompare(
-      { ...o.compare, ...budget, confidence: r.perStep },
-      r.current.spec.compare,
-      attempt
-    );
-    const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
-    const composed = r.mode === "config" ? await prepareSpec({
-      spec: relative(r.repo, resolve2(o.spec)),
-      cwd: r.repo,
-      baseRef: against.commit,
-      headRef: candidate.commit,
-      compare: known,
-      ...tolerance
-    }) : sourceStep(
-      o.spec,
-      await prepareSpec({ spec: o.spec, compare: known, ...tolerance }),
-      against,
-      candidate
-    );
-    const cells = this.watched ? [...new Map(this.watched.map((c) => [`${c.workload}\0${c.threads}`, c])).values()] : r.only;
-    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, this.judgedMetrics);
-    return o.profile ? { ...step, profile: o.profile } : step;
+  stepSpec(candidate, against, attempt) {
+    return composeStep(this.o, this.r, { candidate, against, attempt }, this.watched, this.judgedMetrics);
   }
   /** A step an earlier round's leg measured (perf-bisect.yml), taken as the search's answer there. */
   replay(rec, i, j, role) {
@@ -2045,7 +2078,7 @@ ${plan.refusals.join("\n")}`);
     checkRecorded(rec, r.commits[i].commit, r.commits[j].commit, role);
     const attempts = rec.step.attempts.map((a) => ({
       ...a,
-      run_dir: relative(r.dir, join5(rec.dir, a.run_dir))
+      run_dir: relative2(r.dir, join5(rec.dir, a.run_dir))
     }));
     const step = { ...rec.step, attempts };
     report.steps.push(step);
@@ -2140,7 +2173,7 @@ ${plan.refusals.join("\n")}`);
       verdict: verdict.verdict,
       rounds: verdict.rounds,
       benchmark_seconds: verdict.benchmark_seconds,
-      run_dir: relative(this.r.dir, dirname3(outcome.verdictPath)),
+      run_dir: relative2(this.r.dir, dirname3(outcome.verdictPath)),
       cells: verdict.cells
     });
     this.report.benchmark_seconds += verdict.benchmark_seconds;
@@ -2165,28 +2198,7 @@ ${plan.refusals.join("\n")}`);
   /** The search's answer (or the range it leaves), its notes, the report's last save. */
   async conclude(found, spread = false) {
     const { report, r } = this;
-    const at = (i) => r.commits[i];
-    report.outcome = found.outcome;
-    report.rounds = found.rounds;
-    if (found.skipped.length) {
-      report.skipped = found.skipped.map(at);
-      report.notes.push(
-        `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`
-      );
-    }
-    if (found.outcome === "found") {
-      report.first_bad = at(found.firstBad);
-      report.last_good = at(found.lastGood);
-    } else if (found.outcome !== "no-regression") {
-      report.open_range = {
-        after: at(found.lastGood),
-        through: at(found.firstBad),
-        candidates: found.firstBad - found.lastGood
-      };
-      if (found.outcome === "not-confirmed")
-        report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
-    }
-    report.notes.push(...closingNotes(this.report, this.r, this.width, found, spread));
+    settleReport(report, r, this.width, found, spread);
     await this.save();
     this.o.log(
       `bisect: ${report.outcome}${report.first_bad ? ` \u2014 first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`

@@ -21,7 +21,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-7KGP7O4J.js";
+} from "./chunk-AW6O3HX3.js";
 import {
   getInput,
   info,
@@ -34,14 +34,14 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-DX4BCWFA.js";
+} from "./chunk-4UWMZXBO.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-MBUZFBEP.js";
+} from "./chunk-BEWEZUX5.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-DX4BCWFA.js";
+import "./chunk-4UWMZXBO.js";
 import {
   ledgerDir
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";

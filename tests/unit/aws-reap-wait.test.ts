@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { type Found, waitEksGone } from "../../action/src/cloud/aws/leftovers.ts";
+import { waitEksGone } from "../../action/src/cloud/aws/delete.ts";
+import { type Found } from "../../action/src/cloud/aws/found.ts";
 
 const found = (kind: Found["kind"], id: string, name?: string): Found => ({
   kind,

@@ -1,24 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { duetBlocks } from "../../action/src/compare/design.ts";
-import {
-  cpuSets,
-  duetCaveats,
-  duetDesign,
-  duetRefusals,
-  nextAttempt,
-  OUTSIDE_GAP_PCT,
-  outsideNotes,
-  outsideShares,
-  type PhaseSnapshot,
-  type RoundReruns,
-  resolveOrder,
-  STARVED_PCT,
-  STARVED_RERUNS,
-  soloStall,
-  stallNotes,
-  whyNotDuet,
-} from "../../action/src/pipeline/duet.ts";
+import { duetCaveats, duetDesign, resolveOrder, whyNotDuet } from "../../action/src/pipeline/duet.ts";
+import { nextAttempt, OUTSIDE_GAP_PCT, outsideNotes, type RoundReruns, STARVED_PCT, STARVED_RERUNS, soloStall, stallNotes } from "../../action/src/pipeline/duet-reruns.ts";
+import { cpuSets, duetRefusals, outsideShares, type PhaseSnapshot } from "../../action/src/pipeline/duet-cpus.ts";
 import { planRun } from "../../action/src/pipeline/plan.ts";
 import type { Cell } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";

@@ -13,7 +13,7 @@ import { planRun } from "../../action/src/pipeline/plan.ts";
 import { addSecret, maskArgs, maskSecrets } from "../../action/src/proc/secrets.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { clientArgs, passwordOf } from "../../action/src/targets/endpoint/client.ts";
-import type { EndpointPlan } from "../../action/src/targets/endpoint/deployment.ts";
+import type { EndpointPlan } from "../../action/src/targets/endpoint/plan.ts";
 import { EndpointSchema } from "../../action/src/targets/endpoint/schema.ts";
 import { runDatabase } from "../../action/src/targets/endpoint/sql.ts";
 import { kindOf } from "../../action/src/targets/registry.ts";

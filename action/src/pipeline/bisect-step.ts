@@ -1,6 +1,8 @@
 // What one bisect step compares: the candidate against the good commit (a config step's spec at
 // two refs, or a source step's two builds), with the rounds of each look and the one metric a
 // bisect --metric judges.
+
+import { relative, resolve } from "node:path";
 import {
   type BisectReport,
   type BisectStep,
@@ -12,9 +14,10 @@ import { driverOf } from "../drivers/registry.ts";
 import { InputError } from "../errors.ts";
 import { pct } from "../report/rows.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
-import { type CompareOverrides, composedSpec } from "../specfile/prepare.ts";
+import { type CompareOverrides, composedSpec, narrowSpec, prepareSpec } from "../specfile/prepare.ts";
 import { DEFAULT_TOLERANCE } from "../specfile/schema.ts";
 import { kindOf } from "../targets/registry.ts";
+import { type Commit, looksRule, type Range } from "./bisect-range.ts";
 
 /**
  * A bisect step's compare overrides: as given, then per re-measure twice the rounds (and blocks:
@@ -114,4 +117,52 @@ export function watchOf(regressed: Regressed): {
     .join("; ");
   const note = `each later step asks whether its commit is like the good end or the bad end: bad when its interval lies wholly past halfway (log scale) to the bad end's change (${halfway}), good when it lies wholly short of it, else measured again`;
   return { watched, badEnd, cells, note };
+}
+
+/** What of a search's options a step's spec takes. */
+export interface StepOptions {
+  spec: string;
+  compare?: CompareOverrides;
+  tolerance?: Record<string, number>;
+  profile?: string;
+}
+
+/** A step's spec: `against` as base, `candidate` as head, narrowed to the watched cells. */
+export async function composeStep(
+  o: StepOptions,
+  r: Range,
+  { candidate, against, attempt }: { candidate: Commit; against: Commit; attempt: number },
+  watched: StepCell[] | undefined,
+  judgedMetrics: ReturnType<typeof metricOverride> | undefined,
+): Promise<LoadedSpec> {
+  // max_rounds with the rounds: a re-measure's rounds may pass the spec's own max_rounds
+  // compare.looks: the step's own looks stop where the step budget would be passed
+  const budget = looksRule(r) && r.stepBudget !== undefined ? { budget: `${Math.floor(r.stepBudget)}s` } : {};
+  const known = remeasureCompare(
+    { ...o.compare, ...budget, confidence: r.perStep },
+    r.current.spec.compare,
+    attempt,
+  );
+  const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
+  const composed =
+    r.mode === "config"
+      ? await prepareSpec({
+          spec: relative(r.repo, resolve(o.spec)),
+          cwd: r.repo,
+          baseRef: against.commit,
+          headRef: candidate.commit,
+          compare: known,
+          ...tolerance,
+        })
+      : sourceStep(
+          o.spec,
+          await prepareSpec({ spec: o.spec, compare: known, ...tolerance }),
+          against,
+          candidate,
+        );
+  const cells = watched
+    ? [...new Map(watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
+    : r.only;
+  const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, judgedMetrics);
+  return o.profile ? { ...step, profile: o.profile } : step;
 }

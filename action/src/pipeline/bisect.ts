@@ -1,9 +1,7 @@
 import { mkdirSync } from "node:fs";
-import { basename, dirname, join, relative, resolve } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { looksWithin, maxMeasurements, nextLookFits, stepConfidence } from "../compare/bisect-budget.ts";
 import {
-  BISECT_FORMAT,
-  BISECT_VERSION,
   type BisectReport,
   BisectReportSchema,
   type BisectStep,
@@ -11,16 +9,15 @@ import {
   type Slot,
   type StepCell,
   type StepOutcome,
-  searchRounds,
   stepKind,
 } from "../compare/bisection.ts";
 import { BuildFailed, EXIT, InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { bisectMarkdown } from "../report/bisect.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
-import { type CellRef, type CompareOverrides, narrowSpec, prepareSpec } from "../specfile/prepare.ts";
-import { closingNotes } from "./bisect-notes.ts";
+import type { CellRef, CompareOverrides } from "../specfile/prepare.ts";
 import { type Commit, looksRule, type Range, rangeOf } from "./bisect-range.ts";
+import { settleReport, startReport } from "./bisect-report.ts";
 import {
   type BisectOutcome,
   checkRecorded,
@@ -29,7 +26,7 @@ import {
   type RoundShare,
   spreadSearch,
 } from "./bisect-rounds.ts";
-import { metricOverride, remeasureCompare, sourceStep, watchOf } from "./bisect-step.ts";
+import { composeStep, metricOverride, watchOf } from "./bisect-step.ts";
 import { withSourceBuilds } from "./builds.ts";
 import { compareSpec } from "./compare.ts";
 import { matrixSeconds } from "./estimate.ts";
@@ -115,32 +112,7 @@ class Bisection {
     this.jsonPath = join(r.dir, "bisect.json");
     this.markdownPath = join(r.dir, "bisect.md");
     this.judgedMetrics = o.metric ? metricOverride(r.current, o.metric, o.tolerance) : undefined;
-    this.report = {
-      format: BISECT_FORMAT,
-      version: BISECT_VERSION,
-      created_at: new Date().toISOString(),
-      spec: { name: r.current.spec.name, path: o.spec },
-      mode: r.mode,
-      repository: r.repo,
-      good: r.commits[0] as Commit,
-      bad: r.commits[this.n] as Commit,
-      commits: r.commits.slice(1),
-      outcome: "running",
-      cells: [],
-      confidence: o.confidence ?? 0.95,
-      step_confidence: r.perStep,
-      max_measurements: r.measurements,
-      // a spec that looks again (compare.looks) decides each step by its looks: no re-measure
-      remeasure: o.remeasure ?? (looksRule(r) ? 0 : 1),
-      ...(r.stepBudget !== undefined ? { step_budget_seconds: r.stepBudget } : {}),
-      ...(this.width > 1 ? { runners: this.width } : {}),
-      halving_rounds: 2 + searchRounds(this.n),
-      steps: [],
-      benchmark_seconds: 0,
-      build_seconds: 0,
-      notes: o.metric ? [`every step judged ${o.metric} (--metric), not the spec's own metrics`] : [],
-      ...(o.metric ? { metric: o.metric } : {}),
-    };
+    this.report = startReport(o, r, this.width);
   }
 
   static async open(o: BisectOptions): Promise<Bisection> {
@@ -193,39 +165,8 @@ class Bisection {
   }
 
   /** The step's spec: `against` as base, `candidate` as head, narrowed to the watched cells. */
-  private async stepSpec(candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> {
-    const { o, r } = this;
-    // max_rounds with the rounds: a re-measure's rounds may pass the spec's own max_rounds
-    // compare.looks: the step's own looks stop where the step budget would be passed
-    const budget =
-      looksRule(r) && r.stepBudget !== undefined ? { budget: `${Math.floor(r.stepBudget)}s` } : {};
-    const known = remeasureCompare(
-      { ...o.compare, ...budget, confidence: r.perStep },
-      r.current.spec.compare,
-      attempt,
-    );
-    const tolerance = o.tolerance ? { tolerance: o.tolerance, toleranceFrom: "--tolerance" } : {};
-    const composed =
-      r.mode === "config"
-        ? await prepareSpec({
-            spec: relative(r.repo, resolve(o.spec)),
-            cwd: r.repo,
-            baseRef: against.commit,
-            headRef: candidate.commit,
-            compare: known,
-            ...tolerance,
-          })
-        : sourceStep(
-            o.spec,
-            await prepareSpec({ spec: o.spec, compare: known, ...tolerance }),
-            against,
-            candidate,
-          );
-    const cells = this.watched
-      ? [...new Map(this.watched.map((c) => [`${c.workload}\u0000${c.threads}`, c])).values()]
-      : r.only;
-    const step = await narrowSpec(composed, cells, { confirm: 0, profiles: 0 }, this.judgedMetrics);
-    return o.profile ? { ...step, profile: o.profile } : step;
+  private stepSpec(candidate: Commit, against: Commit, attempt: number): Promise<LoadedSpec> {
+    return composeStep(this.o, this.r, { candidate, against, attempt }, this.watched, this.judgedMetrics);
   }
 
   /** A step an earlier round's leg measured (perf-bisect.yml), taken as the search's answer there. */
@@ -361,29 +302,7 @@ class Bisection {
   /** The search's answer (or the range it leaves), its notes, the report's last save. */
   async conclude(found: Found, spread = false): Promise<BisectOutcome> {
     const { report, r } = this;
-    const at = (i: number) => r.commits[i] as Commit;
-    report.outcome = found.outcome;
-    report.rounds = found.rounds;
-    if (found.skipped.length) {
-      report.skipped = found.skipped.map(at);
-      report.notes.push(
-        `${found.skipped.length} commit(s) did not build and were gone round (their neighbours measured instead): ${report.skipped.map((c) => c.commit.slice(0, 10)).join(", ")}; each step's skip_reason names its build log`,
-      );
-    }
-    if (found.outcome === "found") {
-      report.first_bad = at(found.firstBad);
-      report.last_good = at(found.lastGood);
-    } else if (found.outcome !== "no-regression") {
-      // not an answer: the range the first bad commit lies in, under names that say so
-      report.open_range = {
-        after: at(found.lastGood),
-        through: at(found.firstBad),
-        candidates: found.firstBad - found.lastGood,
-      };
-      if (found.outcome === "not-confirmed")
-        report.unconfirmed_candidate = { candidate: at(found.firstBad), against: at(found.lastGood) };
-    }
-    report.notes.push(...closingNotes(this.report, this.r, this.width, found, spread));
+    settleReport(report, r, this.width, found, spread);
     await this.save();
     this.o.log(
       `bisect: ${report.outcome}${report.first_bad ? ` — first bad ${report.first_bad.commit.slice(0, 10)} ${report.first_bad.subject}` : ""}; report: ${this.markdownPath}`,

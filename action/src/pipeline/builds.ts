@@ -6,7 +6,7 @@ import { stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { type LoadedSpec, type SpecBuild, specOfValue } from "../specfile/load.ts";
 import { kindOf, TARGET_KINDS } from "../targets/registry.ts";
-import type { SourceBuild, SourceBuilder } from "../targets/types.ts";
+import type { SourceBuild, SourceBuilder } from "../targets/source-build.ts";
 import { deepMerge } from "../yaml/merge.ts";
 
 type Obj = Record<string, unknown>;

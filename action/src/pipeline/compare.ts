@@ -1,25 +1,24 @@
 import { judgeFamily } from "../compare/judge-results.ts";
-import { cellKeyOf, type LookedJudgements, lookedJudgement, lookShares } from "../compare/looks.ts";
+import { lookedJudgement, lookShares } from "../compare/looks.ts";
 import type { Verdict } from "../compare/verdict.ts";
 import { EXIT, InputError, RunError } from "../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../report/verdict-files.ts";
-import type { Cell } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
+import type { TargetPlan } from "../targets/types.ts";
 import { adoptionVerdict } from "./adoption.ts";
 import { Bench } from "./bench.ts";
 import { variantBuild, withSourceBuilds } from "./builds.ts";
-import { cellLabel, cellSeconds, maxThreads, planCells } from "./cells.ts";
+import { maxThreads, planCells } from "./cells.ts";
+import { ScheduleRun } from "./compare-rounds.ts";
 import { confirmRegression } from "./confirm.ts";
-import { cpuSets, DuetRunner, usableCpus } from "./duet.ts";
-import { lookAgain } from "./looks-run.ts";
+import { DuetRunner } from "./duet.ts";
+import { cpuSets, usableCpus } from "./duet-cpus.ts";
 import { profileDiffs, profileRegressions } from "./profile.ts";
-import { Progress } from "./progress.ts";
 import { interleavedRunner, type RoundRunner } from "./rounds.ts";
 import { benchStart, closeDeployment, finishResult, type RunOptions, startResult } from "./run.ts";
 import { nothingToMeasure } from "./same-target.ts";
-import type { CompareSchedule, ScheduledRound } from "./schedule.ts";
+import type { CompareSchedule } from "./schedule.ts";
 import { partOf, type Shard } from "./shard.ts";
-import { recordRestarts, timingKey } from "./timings.ts";
 import { acceptedVerdict, buildVerdict, exitCodeOf } from "./verdict.ts";
 import type { Wave } from "./waves.ts";
 
@@ -72,8 +71,9 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
   let verdict: Verdict | undefined;
   try {
     await c.openBenches();
-    await c.runSchedule();
-    verdict = await c.verdict();
+    const rounds = new ScheduleRun(c);
+    await rounds.run();
+    verdict = await c.verdict(rounds);
   } catch (e) {
     error = e;
   }
@@ -128,23 +128,18 @@ class Comparison {
   readonly result: Started["result"];
   readonly runDir: Started["runDir"];
   private readonly benches: Bench[] = [];
-  private runner: RoundRunner = interleavedRunner;
-  private progress: Progress | undefined;
-  private roundsDone = 0;
-  private readonly restartSeconds: number[] = [];
-  private readonly startedMeasuring = Date.now();
+  runner: RoundRunner = interleavedRunner;
+  readonly startedMeasuring = Date.now();
   /** Where a switch restarts servers: each variant runs a block's cells as a group (fresh instance). */
-  private readonly grouped: boolean;
+  readonly grouped: boolean;
   /** Each look's share of the family's error rate: the design's looks, then compare.looks' further ones. */
   private readonly shares: number[];
-  /** compare.looks: the judgements as the looks left them (undefined: the design's look alone). */
-  private looked: LookedJudgements | undefined;
 
   constructor(
     private readonly started: Started,
-    private readonly opts: CompareOptions,
+    readonly opts: CompareOptions,
     /** When compareSpec began (builds and deployment included): compare.budget counts from here. */
-    private readonly startedAt = Date.now(),
+    readonly startedAt = Date.now(),
   ) {
     this.loaded = started.runPlan.loaded;
     this.plan = this.loaded.variants as Variants;
@@ -164,19 +159,24 @@ class Comparison {
     );
   }
 
-  private cellsOf(variant: string, round: number) {
+  /** The target's plan: how its variants take turns, what its restarts are keyed by. */
+  get target(): TargetPlan {
+    return this.started.plan;
+  }
+
+  cellsOf(variant: string, round: number) {
     const v = this.plan.all.find((x) => x.name === variant) as Variants["all"][number];
     return planCells(v.spec, variant, round);
   }
 
-  private benchOf(name: string): Bench {
+  benchOf(name: string): Bench {
     const b = this.benches.find((x) => x.variant === name);
     if (!b) throw new Error(`no bench of variant ${name} in this comparison`);
     return b;
   }
 
   /** Every cell judged at look `look` (0-based over the design's looks, then the further ones). */
-  private judge(look = this.schedule.looks.length - 1) {
+  judge(look = this.schedule.looks.length - 1) {
     const { result, plan, control, names, compare, shares } = this;
     return judgeFamily(
       result,
@@ -240,169 +240,11 @@ class Comparison {
     return duet;
   }
 
-  /**
-   * The schedule's blocks (compare.blocks: instances as the unit): before each block after the
-   * first, every variant's server restarts (the schedule's order) and the warmup rounds run again
-   * on the fresh instances; warmup rounds (round 0 in the result) are never judged. Grouped
-   * switching runs each variant's rounds of a block as a group. Stops at a look where every
-   * judgement is decided.
-   */
-  async runSchedule(): Promise<void> {
-    const { schedule, names, compare } = this;
-    const secondsPerRound =
-      this.cellsOf(this.control, 1).reduce((s, c) => s + cellSeconds(c), 0) *
-      (compare.order === "duet" ? 1 : names.length);
-    const totalRounds = schedule.blocks.reduce((s, b) => s + b.rounds.length, 0);
-    this.progress = new Progress(
-      this.perRound * totalRounds * (this.grouped ? names.length : 1),
-      secondsPerRound * totalRounds,
-      this.opts.log,
-    );
-    let decided = false;
-    for (const sb of schedule.blocks) {
-      decided = await this.runBlock(sb);
-      if (decided) break;
-    }
-    if (!decided && schedule.further) await this.lookAgain(secondsPerRound);
-    await recordRestarts(timingKey(this.started.plan), this.restartSeconds);
-  }
-
-  /** compare.looks: the further looks, for the cells still undecided (pipeline/looks-run.ts). */
-  private async lookAgain(secondsPerRound: number): Promise<void> {
-    const { opts } = this;
-    const keys = this.cellsOf(this.control, 1).map((c) =>
-      cellKeyOf({ workload: c.workload.name, threads: c.threads }),
-    );
-    this.looked = await lookAgain({
-      schedule: this.schedule,
-      names: this.names,
-      budget: this.compare.budget,
-      log: opts.log,
-      judge: (look) => this.judge(look),
-      keys,
-      secondsPerCellRound: () => {
-        const rounds = this.roundsDone + this.schedule.blocks.length * this.compare.warmup_rounds;
-        const measured = (Date.now() - this.startedMeasuring) / 1000;
-        return (rounds > 0 ? measured / rounds : secondsPerRound) / this.perRound;
-      },
-      spentSeconds: () => (Date.now() - this.startedAt) / 1000,
-      runBlock: async (sb, only) => {
-        const rounds = sb.rounds.length * only.size;
-        this.progress = new Progress(rounds, (secondsPerRound / this.perRound) * rounds, opts.log);
-        await this.restartFor(sb);
-        for (const r of sb.rounds) {
-          await this.runRound(r, sb.block, undefined, only);
-          if (r.round > 0) this.roundsDone = r.round;
-        }
-      },
-    });
-  }
-
-  /** Before a block after the first: every variant restarted in the schedule's order (its data again). */
-  private async restartFor(sb: CompareSchedule["blocks"][number]): Promise<void> {
-    const { opts } = this;
-    for (const n of sb.restarts) {
-      const began = Date.now();
-      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
-      this.restartSeconds.push((Date.now() - began) / 1000);
-      if (sb.reload) {
-        await this.benchOf(n).reloadData(opts.signal);
-        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
-      }
-    }
-  }
-
-  /** One block of the schedule; true when the comparison is decided and stops. */
-  private async runBlock(sb: CompareSchedule["blocks"][number]): Promise<boolean> {
-    const { opts } = this;
-    const tag = this.compare.blocks > 1 ? sb.block : undefined;
-    const measured = sb.rounds.filter((r) => r.round > 0);
-    if (sb.groups) {
-      for (const n of sb.groups) {
-        const entered = (await this.benchOf(n).enterGroup(opts.signal)) ?? "in already";
-        opts.log(
-          `block ${sb.block}: ${n}: ${entered}; its cells as a group, rounds ${measured[0]?.round}–${measured.at(-1)?.round}`,
-        );
-        for (const r of sb.rounds) await this.runRound(r, tag, n);
-      }
-      this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
-      return this.decidedAt(this.roundsDone);
-    }
-    await this.restartFor(sb);
-    // a further look's wave (compare --look-of): its undecided cells only
-    const wave = this.schedule.wave ? new Set(this.schedule.wave.cells) : undefined;
-    for (const r of sb.rounds) {
-      await this.runRound(r, tag, undefined, wave);
-      if (r.round === 0) continue;
-      this.roundsDone = r.round;
-      if (this.decidedAt(r.round)) return true;
-    }
-    return false;
-  }
-
-  /**
-   * One round of every cell, each cell a turn of the runner; `only`: of one variant (a group);
-   * `cells`: only these cells (by their index in the round: a further look's undecided ones).
-   */
-  private async runRound(
-    r: ScheduledRound,
-    block: number | undefined,
-    only?: string,
-    cells?: ReadonlySet<number>,
-  ): Promise<void> {
-    const { names, compare, opts } = this;
-    const progress = this.progress as Progress;
-    const tag = (cells: Cell[]) => (block === undefined ? cells : cells.map((c) => ({ ...c, block })));
-    const planned = new Map(names.map((n) => [n, this.cellsOf(n, r.round)]));
-    type Planned = ReturnType<Comparison["cellsOf"]>;
-    for (let i = 0; i < this.perRound; i++) {
-      if (cells && !cells.has(i)) continue;
-      const turn = only ? [only] : (r.turns[i] as string[]);
-      const cellOf = (n: string) => (planned.get(n) as Planned)[i] as Planned[number];
-      const first = cellOf(this.control);
-      const who = compare.order === "duet" ? (names.length === 2 ? "both" : "all") : turn.join("→");
-      progress.start(
-        `${cellLabel({ ...first, variant: who })}${block === undefined ? "" : ` block ${block}`}`,
-      );
-      await (only ? interleavedRunner : this.runner).run({
-        round: r.round,
-        turn,
-        cellOf,
-        benchOf: (n) => this.benchOf(n),
-        record: (cells) => this.record(tag(cells)),
-        signal: opts.signal,
-        log: opts.log,
-      });
-      progress.finish(cellSeconds(first) * (compare.order === "duet" || only ? 1 : names.length));
-    }
-  }
-
-  /** Finished cells, written as they arrive; a failed one ends the comparison. */
-  private async record(cells: Cell[]): Promise<void> {
-    this.result.cells.push(...cells);
-    await this.runDir.writeResult(this.result);
-    const failed = cells.find((c) => c.status === "failed");
-    if (failed) throw new RunError(failed.error ?? "a cell failed");
-  }
-
-  /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
-  private decidedAt(round: number): boolean {
-    const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
-    const look = this.schedule.looks.indexOf(round);
-    if (look < 0 || round >= maxRounds) return false;
-    const open = this.judge(look).cells.filter((c) => c.verdict === "inconclusive").length;
-    if (open === 0) {
-      this.opts.log(`every cell decided after ${round} rounds: stopping early (max ${maxRounds})`);
-      return true;
-    }
-    this.opts.log(`after ${round} rounds: ${open} judgement(s) still inconclusive`);
-    return false;
-  }
-
   /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
-  async verdict(): Promise<Verdict> {
+  async verdict(rounds: ScheduleRun): Promise<Verdict> {
     const { opts, control, compare, started } = this;
-    const judged = this.looked ? lookedJudgement(this.looked) : this.judge();
+    const { looked, roundsDone } = rounds;
+    const judged = looked ? lookedJudgement(looked) : this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1000;
     const profiles = await profileRegressions({
       cells: judged.cells,
@@ -424,7 +266,7 @@ class Comparison {
       compare,
       judged,
       schedule: this.schedule,
-      roundsDone: this.roundsDone,
+      roundsDone,
       benchmarkSeconds,
       profiles,
       profileDiffs: await profileDiffs(profiles, control, this.runDir, opts.log),
@@ -432,13 +274,13 @@ class Comparison {
       ...(this.grouped ? { groupedBy: started.plan.takesTurnsBy ?? "see the plan" } : {}),
       ownInstances: started.plan.switching === "none",
       restartable: this.benches.every((b) => b.canRestart()),
-      ...(this.looked
+      ...(looked
         ? {
             looks: {
-              taken: this.looked.taken,
-              max: this.looked.max,
+              taken: looked.taken,
+              max: looked.max,
               design: this.schedule.looks.length,
-              ...(this.looked.stopped ? { stopped: this.looked.stopped } : {}),
+              ...(looked.stopped ? { stopped: looked.stopped } : {}),
             },
           }
         : {}),

@@ -14,15 +14,8 @@ import { kindOf } from "../targets/registry.ts";
 import type { TargetPlan } from "../targets/types.ts";
 import { maxThreads } from "./cells.ts";
 import { detectionOf } from "./detection.ts";
-import {
-  cpuSets,
-  duetCaveats,
-  duetDesign,
-  duetRefusals,
-  resolveOrder,
-  usableCpus,
-  whyNotDuet,
-} from "./duet.ts";
+import { duetCaveats, duetDesign, resolveOrder, whyNotDuet } from "./duet.ts";
+import { cpuSets, duetRefusals, usableCpus } from "./duet-cpus.ts";
 import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
 import { loadsOf } from "./load-steps.ts";
 import { looksLine } from "./looks-plan.ts";

@@ -8,7 +8,7 @@ import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { onTeardown } from "../../lifecycle/teardown.ts";
 import { addSecret } from "../../proc/secrets.ts";
-import { PASSWORD_AT_START, stepOf } from "../plan-step.ts";
+import { stepOf } from "../plan-step.ts";
 import { quotedIdent } from "../tables.ts";
 import type {
   BorrowedTarget,
@@ -18,228 +18,23 @@ import type {
   OpenOptions,
   PlanStep,
   Target,
-  TargetPlan,
   TargetPlanInput,
-  TargetSpec,
 } from "../types.ts";
-import { clientArgs, endpointSql, passwordOf, type Sql } from "./client.ts";
-import type { EndpointProfile, EndpointSpec } from "./schema.ts";
-import { dropDatabaseSql, existsSql, ownDatabaseSql, runDatabase, tablesSql } from "./sql.ts";
-
-/** What a kind says of its servers as endpoints. */
-export interface EndpointServer {
-  /** The kind (mariadb, postgres, tidb) and the server as people name it. */
-  kind: string;
-  title: string;
-  protocol: Connection["protocol"];
-  versionSql: string;
-  /** What else the result records (TiDB: tidb_version(), /status when reachable). */
-  facts?(sql: Sql, ep: EndpointSpec): Promise<Record<string, unknown>>;
-  /** The plan's lines for those facts. */
-  factSteps?(ep: EndpointSpec): PlanStep["run"][];
-  /** Statements after a data set is loaded into the run's database (TiDB: ANALYZE its tables): planned and run alike. */
-  afterLoadSteps?(database: string, tables: string[]): { sql: string }[];
-  /**
-   * The server's own counters as an endpoint gives them (observe/cost.ts): the cost metrics they
-   * make, where they come from, and the reading. An endpoint's counters
-   * count every client of the server, not only this run: the plan says so.
-   */
-  counters?: EndpointCounters;
-}
-
-/** How an endpoint's counters are read; `sql` runs in the run's database. */
-export interface EndpointCounters {
-  metrics(ep: EndpointSpec): string[];
-  /** Where they come from, in the plan's words. */
-  source(ep: EndpointSpec): string;
-  read(sql: Sql, ep: EndpointSpec): Promise<Record<string, number>>;
-}
-
-/** A variant's endpoint, as its profile names it. */
-export interface EndpointVariant {
-  name: string;
-  target: TargetSpec;
-  /** The profile file (for messages) and the profile. */
-  file: string;
-  profile: EndpointProfile;
-}
-
-/** One endpoint and database the run uses (variants naming the same one share it and its data). */
-interface Place {
-  key: string;
-  file: string;
-  profile: EndpointProfile;
-  database: string;
-  /** The run creates (and drops) the database: the profile named none of its own. */
-  owned: boolean;
-  variants: string[];
-}
-
-/** The keys of a place's own steps: the plan adds them, the run looks them up and runs their words. */
-const placeKey = (step: "version" | "exists" | "create" | "tables" | "drop", p: Pick<Place, "key">) =>
-  `endpoint-${step}:${p.key}`;
-
-export interface EndpointPlan extends TargetPlan {
-  endpoint: { server: EndpointServer; places: Place[]; byVariant: Record<string, number> };
-}
-
-/** Where the plan cannot run on an endpoint: the kind's own reasons and these. */
-function endpointRefusals(input: TargetPlanInput, places: Place[]): string[] {
-  const out: string[] = [];
-  if (input.blocks > 1)
-    out.push(
-      `${input.file}: compare.blocks is ${input.blocks}, but ${places.map((p) => p.file).join(", ")} ${places.length > 1 ? "are existing endpoints" : "is an existing endpoint"}: tiperf never restarts a server it did not start, so there are no fresh instances to compare; use compare.blocks: 1`,
-    );
-  return out;
-}
-
-/** The endpoints and databases the variants name: variants naming the same one share it. */
-function placesOf(
-  input: TargetPlanInput,
-  variants: EndpointVariant[],
-): { places: Place[]; byVariant: Record<string, number> } {
-  const places: Place[] = [];
-  const byVariant: Record<string, number> = {};
-  for (const v of variants) {
-    const ep = v.profile.endpoint;
-    const database = ep.database ?? runDatabase(input.prefix);
-    const key = `${ep.host}:${ep.port}/${database}`;
-    let i = places.findIndex((p) => p.key === key);
-    if (i < 0) {
-      i = places.length;
-      places.push({ key, file: v.file, profile: v.profile, database, owned: !ep.database, variants: [] });
-    }
-    places[i]?.variants.push(v.name);
-    byVariant[v.name] = i;
-  }
-  return { places, byVariant };
-}
-
-/** One place's planned steps: the version and facts recorded, its database checked or created, its tables analyzed. */
-function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Place): PlanStep[] {
-  const ep = p.profile.endpoint;
-  const variant = p.variants[0] as string;
-  const where = "runner" as const;
-  const on = `endpoint ${p.profile.name} (${ep.host}:${ep.port}, borrowed)`;
-  const steps: PlanStep[] = [
-    {
-      key: placeKey("version", p),
-      phase: "record",
-      variant,
-      where,
-      run: { command: clientArgs(server.protocol, ep, server.versionSql) },
-      about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`,
-    },
-    ...(server.factSteps?.(ep) ?? []).map((run) => ({ phase: "record", variant, where, run, about: on })),
-  ];
-  if (p.owned)
-    steps.push(
-      {
-        key: placeKey("exists", p),
-        phase: "start",
-        variant,
-        where,
-        run: { sql: existsSql(server.protocol, p.database) },
-        about: `${on}: the run's own database must not exist yet (tiperf touches no database it did not create)`,
-      },
-      {
-        key: placeKey("create", p),
-        phase: "start",
-        variant,
-        where,
-        run: { sql: ownDatabaseSql(p.database) },
-        about: `${on}: the run's own database; every load tool uses it`,
-      },
-    );
-  else
-    steps.push({
-      key: placeKey("tables", p),
-      phase: "start",
-      variant,
-      where,
-      run: { sql: tablesSql(server.protocol, p.database) },
-      about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`,
-    });
-  for (const load of input.loads)
-    for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
-      steps.push({
-        phase: "after-load",
-        variant,
-        where,
-        run,
-        about: `${on}: after the load, the run's own tables`,
-      });
-  return steps;
-}
-
-/**
- * The plan of a run on endpoints: per endpoint and database, the version recorded, the database
- * checked (and created when the run owns it), and dropped at teardown when it does.
- */
-export function planEndpoints(
-  server: EndpointServer,
-  input: TargetPlanInput,
-  variants: EndpointVariant[],
-  refusals: string[],
-): EndpointPlan {
-  const { places, byVariant } = placesOf(input, variants);
-  const steps: PlanStep[] = places.flatMap((p) => placeSteps(server, input, p));
-  for (const p of places)
-    if (p.owned)
-      steps.push({
-        key: placeKey("drop", p),
-        phase: "teardown",
-        variant: p.variants[0] as string,
-        where: "runner",
-        run: { sql: dropDatabaseSql(p.database) },
-        about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`,
-      });
-  // the plan never holds a password: the run reads it from the environment
-  const connection = (variant: string): Connection =>
-    connectionOf(server, places[byVariant[variant] ?? 0] as Place);
-  const plan: EndpointPlan = {
-    kind: server.kind,
-    profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
-    variants: input.variants,
-    about: places.map(
-      (p) =>
-        `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, borrowed: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`,
-    ),
-    files: {},
-    steps,
-    connection,
-    dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
-    remoteLoad: false,
-    ownership: "borrowed",
-    localServers: false,
-    cost: endpointCost(server, places),
-    overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
-    switching: "none",
-    warnings: [],
-    refusals: [...refusals, ...endpointRefusals(input, places)],
-    endpoint: { server, places, byVariant },
-    open: (o) => openEndpoints(plan, o),
-  };
-  return plan;
-}
-
-/**
- * The cost metrics every endpoint of the plan gives (a TiDB's only with its status port named) and
- * where they come from; they count the whole server's work, every client's.
- */
-function endpointCost(server: EndpointServer, places: Place[]): TargetPlan["cost"] {
-  const c = server.counters;
-  if (!c) return { metrics: [], source: `an existing ${server.title} gives tiperf no counters it can read` };
-  const metrics = places
-    .map((p) => c.metrics(p.profile.endpoint))
-    .reduce((all, m) => all.filter((x) => m.includes(x)));
-  const sources = [...new Set(places.map((p) => c.source(p.profile.endpoint)))];
-  return {
-    metrics,
-    source: `${sources.join("; ")}${metrics.length ? ` of the existing ${server.title}` : ""}`,
-    note: "they count every client's work on the server, not only this run's",
-  };
-}
+import { endpointSql, passwordOf, type Sql } from "./client.ts";
+import {
+  connectionOf,
+  type EndpointPlan,
+  type EndpointServer,
+  type EndpointVariant,
+  endpointCost,
+  endpointRefusals,
+  type Place,
+  placeKey,
+  placeSteps,
+  placesOf,
+} from "./plan.ts";
+import type { EndpointSpec } from "./schema.ts";
+import { dropDatabaseSql } from "./sql.ts";
 
 /** The ledger's kind for a database a run created on an endpoint. */
 export const ENDPOINT_DATABASE = "endpoint-database";
@@ -386,19 +181,6 @@ function borrowedTarget(
   };
 }
 
-/** Where a place's load tools connect (the plan's: a password from the environment as <password>). */
-function connectionOf(server: EndpointServer, p: Place): Connection {
-  const ep = p.profile.endpoint;
-  return {
-    protocol: server.protocol,
-    endpoints: [{ host: ep.host, port: ep.port }],
-    user: ep.user,
-    password: ep.password_env ? PASSWORD_AT_START : "",
-    database: p.database,
-    ...(ep.tls ? { tls: true } : {}),
-  };
-}
-
 /** Carries an endpoint plan out: a Target per variant on its endpoint; stop drops what it created. */
 export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise<Deployment> {
   const { server, places, byVariant } = plan.endpoint;
@@ -448,4 +230,55 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
         await d.run().catch((e: Error) => o.log(`teardown: dropping ${d.what} failed: ${e.message}`));
     },
   };
+}
+
+/**
+ * The plan of a run on endpoints: per endpoint and database, the version recorded, the database
+ * checked (and created when the run owns it), and dropped at teardown when it does.
+ */
+export function planEndpoints(
+  server: EndpointServer,
+  input: TargetPlanInput,
+  variants: EndpointVariant[],
+  refusals: string[],
+): EndpointPlan {
+  const { places, byVariant } = placesOf(input, variants);
+  const steps: PlanStep[] = places.flatMap((p) => placeSteps(server, input, p));
+  for (const p of places)
+    if (p.owned)
+      steps.push({
+        key: placeKey("drop", p),
+        phase: "teardown",
+        variant: p.variants[0] as string,
+        where: "runner",
+        run: { sql: dropDatabaseSql(p.database) },
+        about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`,
+      });
+  // the plan never holds a password: the run reads it from the environment
+  const connection = (variant: string): Connection =>
+    connectionOf(server, places[byVariant[variant] ?? 0] as Place);
+  const plan: EndpointPlan = {
+    kind: server.kind,
+    profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
+    variants: input.variants,
+    about: places.map(
+      (p) =>
+        `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, borrowed: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`,
+    ),
+    files: {},
+    steps,
+    connection,
+    dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
+    remoteLoad: false,
+    ownership: "borrowed",
+    localServers: false,
+    cost: endpointCost(server, places),
+    overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
+    switching: "none",
+    warnings: [],
+    refusals: [...refusals, ...endpointRefusals(input, places)],
+    endpoint: { server, places, byVariant },
+    open: (o) => openEndpoints(plan, o),
+  };
+  return plan;
 }

@@ -5,7 +5,7 @@ import { COUNTERS_TIMEOUT_MS, goServerCounters } from "../../observe/cost.ts";
 import { promCounters } from "../../observe/server-counters.ts";
 import { variantAt } from "../../yaml/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
-import type { EndpointServer, EndpointVariant } from "../endpoint/deployment.ts";
+import type { EndpointServer, EndpointVariant } from "../endpoint/plan.ts";
 import { profileKey } from "../endpoint/provider.ts";
 import type { TargetPlanInput } from "../types.ts";
 import { loadProfile } from "./load-profile.ts";

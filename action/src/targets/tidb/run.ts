@@ -12,9 +12,9 @@ import type { RemoteHost } from "../../proc/ssh.ts";
 import type { ToolLauncher } from "../../proc/tool.ts";
 import { resourcesText } from "../local/server.ts";
 import { filledStep, stepOf } from "../plan-step.ts";
-import type { Cost, Endpoint, LoadedData, PlanStep, StartOptions, Target } from "../types.ts";
-import { ClusterChecks, sameSetting, settingsOf } from "./checks.ts";
-import { expandHome, PLAN_DIR } from "./config.ts";
+import type { Cost, Endpoint, PlanStep, StartOptions, Target } from "../types.ts";
+import { ClusterChecks, settingsOf } from "./checks.ts";
+import { PLAN_DIR } from "./config.ts";
 import { formOf } from "./deployments/registry.ts";
 import type {
   CreatedMachines,
@@ -25,10 +25,11 @@ import type {
   TidbPlan,
   VariantSetup,
 } from "./deployments/types.ts";
-import { globalsSet, rowRegions, SPLIT_DATABASE } from "./plan.ts";
+import { loadHostOf } from "./load-host.ts";
 import { costCounters, cpuProfiles, type ServerReach } from "./status-reads.ts";
 import { stepKey } from "./steps.ts";
 import { runTiup } from "./tiup.ts";
+import { afterLoad, applyTargetSql, plannedSql, plannedUrl, recordFacts } from "./variant-sql.ts";
 
 export class TidbRun implements RunContext {
   readonly running = new Map<number, Running>();
@@ -89,14 +90,6 @@ export class TidbRun implements RunContext {
     return (this.planned(key).run as { command: string[] }).command;
   }
 
-  private sqlOf(key: string): string {
-    return (this.planned(key).run as { sql: string }).sql;
-  }
-
-  private urlOf(key: string): string {
-    return (this.planned(key).run as { get: string }).get;
-  }
-
   /** What the created machines cost: the price table's $/h over the hours they lived (so far, while they live). */
   cost(): Cost | undefined {
     return this.machines?.cost();
@@ -136,30 +129,7 @@ export class TidbRun implements RunContext {
 
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost(): RemoteHost | undefined {
-    const l = this.plan.load;
-    if (!l.user) return undefined;
-    const knownHosts = join(this.dir, "known_hosts");
-    const proxy = this.plan.profile.ssh?.proxy;
-    const identity = l.identity ? expandHome(l.identity) : undefined;
-    const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
-    return {
-      host: l.host,
-      user: l.user,
-      port: l.port ?? 22,
-      ...(identity ? { identity } : {}),
-      knownHosts,
-      ...(proxy
-        ? {
-            jump: {
-              host: proxy.host,
-              user: proxy.user ?? l.user,
-              port: proxy.port,
-              ...(bastionKey ? { identity: bastionKey } : {}),
-              knownHosts,
-            },
-          }
-        : {}),
-    };
+    return loadHostOf(this.plan, this.dir);
   }
 
   /** Runs a planned tiup command line; throws with tiup's last lines when it fails. */
@@ -182,7 +152,7 @@ export class TidbRun implements RunContext {
     if (shared && did) this.log(`variant ${variant}: ${did}`);
     const r = this.running.get(d.index) as Running;
     r.users++;
-    const facts = await this.record(setup, r);
+    const facts = await recordFacts(this, setup, r);
     // a build is what it says it is, or nothing is measured
     if (setup.version && facts.version !== setup.version)
       throw new RunError(
@@ -239,28 +209,12 @@ export class TidbRun implements RunContext {
         status: facts.status,
         ...r.facts?.(),
       },
-      afterLoad: (load) => this.afterLoad(setup, r, load, facts.effective),
+      afterLoad: (load) => afterLoad(this, setup, r, load, facts.effective),
     };
   }
 
   private sql(at: Endpoint, query: string, what: string): Promise<string> {
     return this.checks.sql(at, query, what);
-  }
-
-  /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
-  private async record(
-    setup: VariantSetup,
-    r: Running,
-  ): Promise<{ version: string; tidbVersion: string; status: unknown; effective: Record<string, string> }> {
-    const tidbVersion = (await this.sql(r.sql, this.sqlOf(stepKey.version(setup)), `variant ${setup.name}`))
-      .replace(/\\n/g, "\n")
-      .trim();
-    const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.checks.getJson(this.urlOf(stepKey.status(setup))).catch((e: Error) => ({
-      error: e.message,
-    }));
-    const effective = await this.checkConfig(setup, r);
-    return { version, tidbVersion, status, effective };
   }
 
   /** Every config key the variant sets, read back from the components (planned URLs). */
@@ -269,14 +223,10 @@ export class TidbRun implements RunContext {
     return this.checks.readBack(
       setup,
       r.status,
-      (role, addr) => this.urlOf(stepKey.config(setup, role, addr)),
+      (role, addr) => plannedUrl(this, stepKey.config(setup, role, addr)),
       (role) =>
         bySql.includes(role)
-          ? this.sql(
-              r.sql,
-              this.sqlOf(stepKey.showConfig(setup, role)),
-              `variant ${setup.name}: ${role} config`,
-            )
+          ? plannedSql(this, r.sql, stepKey.showConfig(setup, role), `variant ${setup.name}: ${role} config`)
           : undefined,
     );
   }
@@ -305,66 +255,8 @@ export class TidbRun implements RunContext {
       did = `${d.kind} ${d.name} started`;
     }
     did = (await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true)) ?? did;
-    for (let i = 0; i < setup.sql.length; i++) {
-      await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
-      // a variable that did not take (a typo TiDB accepted, a value it clamped) fails the run
-      for (const g of globalsSet(setup.sql[i] as string)) {
-        const got = (
-          await this.sql(
-            r.sql,
-            this.sqlOf(stepKey.sqlCheck(setup, g.name)),
-            `variant ${setup.name}: target.sql`,
-          )
-        ).trim();
-        if (!sameSetting(g.value, got))
-          throw new RunError(
-            `variant ${setup.name}: target.sql set ${g.name} = ${g.value} but SELECT @@GLOBAL.${g.name} reads ${got}`,
-          );
-      }
-    }
+    await applyTargetSql(this, setup, r);
     return did;
-  }
-
-  /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
-  private async afterLoad(
-    setup: VariantSetup,
-    r: Running,
-    load: LoadedData,
-    effective: Record<string, string>,
-  ) {
-    const data = load.sysbench;
-    if (setup.split && data) {
-      for (let t = 1; t <= data.tables; t++)
-        await this.sql(
-          r.sql,
-          this.sqlOf(stepKey.split(setup, SPLIT_DATABASE, t)),
-          `variant ${setup.name}: split`,
-        );
-      this.log(
-        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`,
-      );
-    }
-    if (data && this.plan.steps.some((x) => x.key === stepKey.regions(setup))) {
-      // not read back (an old TiDB, no privilege): the verdict then says the split was not shown
-      try {
-        const out = await this.sql(
-          r.sql,
-          this.sqlOf(stepKey.regions(setup)),
-          `variant ${setup.name}: regions`,
-        );
-        effective["split.regions"] = String(rowRegions(out));
-        this.log(`variant ${setup.name}: sbtest1's rows are in ${effective["split.regions"]} region(s)`);
-      } catch (e) {
-        this.log(`variant ${setup.name}: regions not read back: ${(e as Error).message.split("\n")[0]}`);
-      }
-    }
-    for (const table of load.tables)
-      await this.sql(
-        r.sql,
-        this.sqlOf(stepKey.analyze(setup, load.database, table)),
-        `variant ${setup.name}: analyze`,
-      );
-    this.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);
   }
 
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */

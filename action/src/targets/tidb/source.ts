@@ -25,7 +25,7 @@ import { BuildFailed, InputError, RunError } from "../../errors.ts";
 import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../yaml/keys.ts";
-import type { SourceBuilder } from "../types.ts";
+import type { SourceBuilder } from "../source-build.ts";
 import { COUNTING_FILE, COUNTING_GO, type CountSpec, countingBuild, coverFlags } from "./counting.ts";
 import { deployerOf } from "./deployments/registry.ts";
 import { loadProfile } from "./load-profile.ts";

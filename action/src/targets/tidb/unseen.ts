@@ -3,7 +3,7 @@
 // the TiKV driver, two-phase commit and the region cache over the network (client-go), GC safe
 // points, PD's timestamps and placement, TiFlash — and the pushed-down coprocessor work runs in
 // unistore's Go handler instead of TiKV. A change there needs a cluster profile to be judged.
-import type { Unseen } from "../types.ts";
+import type { Unseen } from "../source-build.ts";
 
 interface Area {
   /** Paths of the TiDB tree (a prefix, or a whole file). */

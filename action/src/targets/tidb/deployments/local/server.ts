@@ -14,7 +14,8 @@ import { type ServerProcess, startServerProcess } from "../../../../proc/process
 import { shellCommand } from "../../../../proc/quote.ts";
 import { applyResources, processTree } from "../../../local/cgroup.ts";
 import type { ResourcesSchema } from "../../../local/schema.ts";
-import { type Lifecycle, lifecycle, makeWorkDir, StartupError, waitReady } from "../../../local/server.ts";
+import { type Lifecycle, lifecycle, makeWorkDir } from "../../../local/server.ts";
+import { StartupError, waitReady } from "../../../local/startup.ts";
 import { getJson } from "../../status-api.ts";
 import { serverSlots } from "./args.ts";
 import type { ServerDeployment } from "./types.ts";

@@ -14,7 +14,7 @@ import {
   init_transport,
   toHex,
   toUtf8
-} from "./chunk-NFEUZB2Z.js";
+} from "./chunk-FQP6CCF5.js";
 import {
   __esm
 } from "./chunk-3EADY6QU.js";

@@ -24,7 +24,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 import {
   durationSchema,
   external_exports,
@@ -8231,7 +8231,7 @@ var dropDatabaseSql = (name) => `DROP DATABASE IF EXISTS ${name}`;
 var tablesSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = ${quoted(database)}` : "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema NOT IN ('pg_catalog', 'information_schema')";
 var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) FROM information_schema.schemata WHERE schema_name = ${quoted(database)}` : `SELECT COUNT(*) FROM pg_database WHERE datname = ${quoted(database)}`;
 
-// action/src/targets/endpoint/deployment.ts
+// action/src/targets/endpoint/plan.ts
 var placeKey = (step, p) => `endpoint-${step}:${p.key}`;
 function endpointRefusals(input, places) {
   const out = [];
@@ -8313,44 +8313,6 @@ function placeSteps(server, input, p) {
       });
   return steps;
 }
-function planEndpoints(server, input, variants, refusals) {
-  const { places, byVariant } = placesOf(input, variants);
-  const steps = places.flatMap((p) => placeSteps(server, input, p));
-  for (const p of places)
-    if (p.owned)
-      steps.push({
-        key: placeKey("drop", p),
-        phase: "teardown",
-        variant: p.variants[0],
-        where: "runner",
-        run: { sql: dropDatabaseSql(p.database) },
-        about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`
-      });
-  const connection = (variant) => connectionOf(server, places[byVariant[variant] ?? 0]);
-  const plan = {
-    kind: server.kind,
-    profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
-    variants: input.variants,
-    about: places.map(
-      (p) => `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, borrowed: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`
-    ),
-    files: {},
-    steps,
-    connection,
-    dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
-    remoteLoad: false,
-    ownership: "borrowed",
-    localServers: false,
-    cost: endpointCost(server, places),
-    overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
-    switching: "none",
-    warnings: [],
-    refusals: [...refusals, ...endpointRefusals(input, places)],
-    endpoint: { server, places, byVariant },
-    open: (o) => openEndpoints(plan, o)
-  };
-  return plan;
-}
 function endpointCost(server, places) {
   const c = server.counters;
   if (!c) return { metrics: [], source: `an existing ${server.title} gives tiperf no counters it can read` };
@@ -8362,6 +8324,19 @@ function endpointCost(server, places) {
     note: "they count every client's work on the server, not only this run's"
   };
 }
+function connectionOf(server, p) {
+  const ep = p.profile.endpoint;
+  return {
+    protocol: server.protocol,
+    endpoints: [{ host: ep.host, port: ep.port }],
+    user: ep.user,
+    password: ep.password_env ? PASSWORD_AT_START : "",
+    database: p.database,
+    ...ep.tls ? { tls: true } : {}
+  };
+}
+
+// action/src/targets/endpoint/deployment.ts
 var ENDPOINT_DATABASE = "endpoint-database";
 function tablesOf(protocol, ep, password) {
   return {
@@ -8468,17 +8443,6 @@ function borrowedTarget(x, variant, version, facts) {
     }
   };
 }
-function connectionOf(server, p) {
-  const ep = p.profile.endpoint;
-  return {
-    protocol: server.protocol,
-    endpoints: [{ host: ep.host, port: ep.port }],
-    user: ep.user,
-    password: ep.password_env ? PASSWORD_AT_START : "",
-    database: p.database,
-    ...ep.tls ? { tls: true } : {}
-  };
-}
 async function openEndpoints(plan, o) {
   const { server, places, byVariant } = plan.endpoint;
   const targets = /* @__PURE__ */ new Map();
@@ -8526,6 +8490,44 @@ async function openEndpoints(plan, o) {
         await d.run().catch((e) => o.log(`teardown: dropping ${d.what} failed: ${e.message}`));
     }
   };
+}
+function planEndpoints(server, input, variants, refusals) {
+  const { places, byVariant } = placesOf(input, variants);
+  const steps = places.flatMap((p) => placeSteps(server, input, p));
+  for (const p of places)
+    if (p.owned)
+      steps.push({
+        key: placeKey("drop", p),
+        phase: "teardown",
+        variant: p.variants[0],
+        where: "runner",
+        run: { sql: dropDatabaseSql(p.database) },
+        about: `endpoint ${p.profile.name}: always (success, failure, cancel, SIGTERM); \`tiperf reap\` if tiperf was killed; nothing else on the server is touched`
+      });
+  const connection = (variant) => connectionOf(server, places[byVariant[variant] ?? 0]);
+  const plan = {
+    kind: server.kind,
+    profile: [...new Set(places.map((p) => p.profile.name))].join("+"),
+    variants: input.variants,
+    about: places.map(
+      (p) => `endpoint ${p.profile.name} (${p.file}): an existing ${server.title} at ${p.profile.endpoint.host}:${p.profile.endpoint.port}${p.profile.endpoint.tls ? " over TLS" : ""}, borrowed: it is never stopped, restarted or reconfigured; ${p.owned ? `the run's own database ${p.database} is created and dropped at the end` : `database ${p.database} (the profile's) is used and never dropped`}; variants ${p.variants.join(", ")}`
+    ),
+    files: {},
+    steps,
+    connection,
+    dataOf: (variant) => places[byVariant[variant] ?? 0]?.key ?? variant,
+    remoteLoad: false,
+    ownership: "borrowed",
+    localServers: false,
+    cost: endpointCost(server, places),
+    overhead: { setupS: 5 * places.length, switchS: 0, restartS: 0 },
+    switching: "none",
+    warnings: [],
+    refusals: [...refusals, ...endpointRefusals(input, places)],
+    endpoint: { server, places, byVariant },
+    open: (o) => openEndpoints(plan, o)
+  };
+  return plan;
 }
 
 // action/src/targets/endpoint/schema.ts
@@ -8825,9 +8827,9 @@ var localTargetSchema = (kind) => external_exports.strictObject({
 
 // action/src/targets/local/server.ts
 import { statfsSync } from "node:fs";
-import { mkdtemp, readFile as readFile4, rm as rm4 } from "node:fs/promises";
+import { mkdtemp, rm as rm4 } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { basename as basename3, join as join6 } from "node:path";
+import { join as join7 } from "node:path";
 
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
@@ -9348,31 +9350,9 @@ function respawner(spawn2, settle, stopSignal) {
   };
 }
 
-// action/src/targets/local/server.ts
-async function makeWorkDir(kind) {
-  return mkdtemp(join6(dataRoot(), `tiperf-${kind}-`));
-}
-var dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
-var FS_TYPES = {
-  61267: "ext4",
-  16914836: "tmpfs",
-  1481003842: "xfs",
-  2435016766: "btrfs",
-  2035054128: "overlayfs",
-  801189825: "zfs"
-};
-function dataDirFacts(dir) {
-  try {
-    const st = statfsSync(dir);
-    return {
-      path: dir,
-      filesystem: FS_TYPES[st.type] ?? `0x${st.type.toString(16)}`,
-      free_bytes: st.bavail * st.bsize
-    };
-  } catch {
-    return { path: dir, filesystem: "unknown", free_bytes: 0 };
-  }
-}
+// action/src/targets/local/startup.ts
+import { readFile as readFile4 } from "node:fs/promises";
+import { basename as basename3, join as join6 } from "node:path";
 function words(line) {
   return line.replace(/^\d{4}-\d\d-\d\d[ T]\d\d:\d\d:\d\d(\.\d+)?( \w+)? ?(\[\d+\] ?)?(\d+ )?/, "").trim();
 }
@@ -9408,6 +9388,48 @@ async function waitReady(what, server, probe, timeoutMs = 6e4) {
     await new Promise((r) => setTimeout(r, 250));
   }
   throw new StartupError(`${what} did not accept connections within ${timeoutMs / 1e3}s`);
+}
+var StartupError = class extends RunError {
+};
+async function startupFailure(e, o) {
+  if (!(e instanceof StartupError)) return e;
+  const kept = o.logs.map((l) => join6(o.logDir, basename3(l)));
+  const said = await serverErrors(kept);
+  const norm = (s) => s.toLowerCase().replace(/-/g, "_");
+  const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
+  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
+  const quoted3 = said.length ? said.map((l) => `
+  ${l}`).join("") : " (its logs say nothing of why)";
+  return new RunError(
+    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted3}
+server logs kept in ${o.logDir}`
+  );
+}
+
+// action/src/targets/local/server.ts
+async function makeWorkDir(kind) {
+  return mkdtemp(join7(dataRoot(), `tiperf-${kind}-`));
+}
+var dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
+var FS_TYPES = {
+  61267: "ext4",
+  16914836: "tmpfs",
+  1481003842: "xfs",
+  2435016766: "btrfs",
+  2035054128: "overlayfs",
+  801189825: "zfs"
+};
+function dataDirFacts(dir) {
+  try {
+    const st = statfsSync(dir);
+    return {
+      path: dir,
+      filesystem: FS_TYPES[st.type] ?? `0x${st.type.toString(16)}`,
+      free_bytes: st.bavail * st.bsize
+    };
+  } catch {
+    return { path: dir, filesystem: "unknown", free_bytes: 0 };
+  }
 }
 function lifecycle(opts) {
   let stopping = false;
@@ -9490,22 +9512,6 @@ async function settleServer(o) {
     await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
   }
   return { version, effectiveConfig };
-}
-var StartupError = class extends RunError {
-};
-async function startupFailure(e, o) {
-  if (!(e instanceof StartupError)) return e;
-  const kept = o.logs.map((l) => join6(o.logDir, basename3(l)));
-  const said = await serverErrors(kept);
-  const norm = (s) => s.toLowerCase().replace(/-/g, "_");
-  const refused = Object.keys(o.config).filter((k) => said.some((l) => norm(l).includes(norm(k))));
-  const head = refused.length ? `target.config: ${o.what} refused ${refused.map((k) => `${k}=${JSON.stringify(o.config[k])}`).join(", ")}` : e.message;
-  const quoted3 = said.length ? said.map((l) => `
-  ${l}`).join("") : " (its logs say nothing of why)";
-  return new RunError(
-    `${head}${refused.length ? ` (${e.message})` : ""}; the server said:${quoted3}
-server logs kept in ${o.logDir}`
-  );
 }
 function localTarget(o) {
   const { life } = o;
@@ -9900,7 +9906,7 @@ function mariadbCounters(tsv) {
 // action/src/targets/mariadb/server.ts
 import { existsSync as existsSync3 } from "node:fs";
 import { mkdir as mkdir5, rm as rm5 } from "node:fs/promises";
-import { join as join7 } from "node:path";
+import { join as join8 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
 var MARIADB_PROGRAMS = {
   server: ["/usr/sbin/mariadbd", "/usr/sbin/mysqld"],
@@ -9915,8 +9921,8 @@ function settingArgs(config) {
   return Object.entries(config).map(([k, v]) => `--${k}=${typeof v === "boolean" ? v ? "ON" : "OFF" : v}`);
 }
 function mariadbCommands(o) {
-  const dataDir = join7(o.workDir, "data");
-  const tmpDir = join7(o.workDir, "tmp");
+  const dataDir = join8(o.workDir, "data");
+  const tmpDir = join8(o.workDir, "tmp");
   return {
     install: [
       INSTALL_DB(),
@@ -9934,9 +9940,9 @@ function mariadbCommands(o) {
       `--tmpdir=${tmpDir}`,
       `--port=${o.port}`,
       "--bind-address=127.0.0.1",
-      `--socket=${join7(o.workDir, "mysqld.sock")}`,
-      `--pid-file=${join7(o.workDir, "mysqld.pid")}`,
-      `--log-error=${join7(o.workDir, "mariadb-error.log")}`,
+      `--socket=${join8(o.workDir, "mysqld.sock")}`,
+      `--pid-file=${join8(o.workDir, "mysqld.pid")}`,
+      `--log-error=${join8(o.workDir, "mariadb-error.log")}`,
       "--skip-name-resolve",
       `--max-connections=${Math.max(151, o.maxConnections + 20)}`,
       ...isRoot() ? ["--user=root"] : [],
@@ -9978,11 +9984,11 @@ async function startMariadb(spec, opts) {
   }
   const workDir = await makeWorkDir("mariadb");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm5(workDir, { recursive: true, force: true }));
-  const dataDir = join7(workDir, "data");
-  const errorLog = join7(workDir, "mariadb-error.log");
-  const installLog = join7(workDir, "mariadb-install-db.log");
-  const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
-  await mkdir5(join7(workDir, "tmp"));
+  const dataDir = join8(workDir, "data");
+  const errorLog = join8(workDir, "mariadb-error.log");
+  const installLog = join8(workDir, "mariadb-install-db.log");
+  const logs = [errorLog, join8(workDir, "mariadbd.out"), installLog];
+  await mkdir5(join8(workDir, "tmp"));
   const port2 = await privatePort();
   const commands = opts.planned?.({ workDir, port: port2 }) ?? mariadbCommands({
     workDir,
@@ -10009,7 +10015,7 @@ async function startMariadb(spec, opts) {
     dataDir,
     port: port2,
     command: commands.server,
-    outFile: join7(workDir, "mariadbd.out"),
+    outFile: join8(workDir, "mariadbd.out"),
     logs,
     stopSignal: "SIGTERM",
     handOver: removeWorkDir,
@@ -10078,7 +10084,7 @@ var mariadb = localKind({
 });
 
 // action/src/targets/postgres/index.ts
-import { join as join9 } from "node:path";
+import { join as join10 } from "node:path";
 
 // action/src/targets/postgres/counters.ts
 var NUMBER = "'^-?[0-9]+(\\.[0-9]+)?$'";
@@ -10135,10 +10141,10 @@ ${statements}`);
 import { execFileSync as execFileSync2 } from "node:child_process";
 import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
 import { chown, rm as rm6 } from "node:fs/promises";
-import { join as join8 } from "node:path";
+import { join as join9 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
-  return existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join8(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join8(base, v, "bin")) : [];
+  return existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join9(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join9(base, v, "bin")) : [];
 }
 function binDir() {
   const [newest] = postgresBinDirs();
@@ -10168,10 +10174,10 @@ function settingArgs2(config) {
   ]);
 }
 function postgresCommands(o) {
-  const dataDir = join8(o.workDir, "data");
+  const dataDir = join9(o.workDir, "data");
   return {
     install: [
-      join8(o.bin, "initdb"),
+      join9(o.bin, "initdb"),
       "-D",
       dataDir,
       "--auth=trust",
@@ -10183,7 +10189,7 @@ function postgresCommands(o) {
       "--no-instructions"
     ],
     server: [
-      join8(o.bin, "postgres"),
+      join9(o.bin, "postgres"),
       "-D",
       dataDir,
       "-p",
@@ -10242,8 +10248,8 @@ async function startPostgres(spec, opts) {
   const workDir = await makeWorkDir("postgres");
   const removeWorkDir = onTeardown(`remove ${workDir}`, () => rm6(workDir, { recursive: true, force: true }));
   if (user) await chown(workDir, user.uid, user.gid);
-  const dataDir = join8(workDir, "data");
-  const serverLog = join8(workDir, "postgres.log");
+  const dataDir = join9(workDir, "data");
+  const serverLog = join9(workDir, "postgres.log");
   const logs = [serverLog];
   const port2 = await privatePort();
   const commands = opts.planned?.({ workDir, port: port2 }) ?? postgresCommands({
@@ -10311,7 +10317,7 @@ var postgres = localKind({
   },
   stopSignal: "SIGINT",
   needs: () => {
-    const servers2 = postgresBinDirs().map((d) => join9(d, "postgres"));
+    const servers2 = postgresBinDirs().map((d) => join10(d, "postgres"));
     return [
       {
         found: anyTool(servers2.length ? servers2 : ["/usr/lib/postgresql/N/bin/postgres"]),
@@ -10764,7 +10770,7 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename4, dirname as dirname2, join as join12 } from "node:path";
+import { basename as basename4, dirname as dirname2, join as join13 } from "node:path";
 
 // action/src/targets/tidb/config.ts
 import { homedir } from "node:os";
@@ -11236,7 +11242,7 @@ var stepKey = {
 
 // action/src/targets/tidb/tiup.ts
 import { homedir as homedir2 } from "node:os";
-import { join as join10 } from "node:path";
+import { join as join11 } from "node:path";
 
 // action/src/proc/tool.ts
 import { spawn } from "node:child_process";
@@ -11423,7 +11429,7 @@ ${maskSecrets(e.message)}
 }
 
 // action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join10(homedir2(), ".tiup");
+var tiupHome = () => process.env.TIUP_HOME || join11(homedir2(), ".tiup");
 var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 function tiupProgram() {
   const tiup = findTool("tiup");
@@ -11436,7 +11442,7 @@ function tiupProgram() {
 async function runTiup(argv, o) {
   const limitS = o.limitS ?? 1800;
   const [, ...args] = argv;
-  const logFile = join10(
+  const logFile = join11(
     o.rawDir,
     `tiup-${argv[2] ?? argv[1]}-${argv[3] ?? ""}.log`.replace(/-\.log$/, ".log")
   );
@@ -11486,7 +11492,7 @@ var clusterReaper = {
 
 // action/src/targets/tidb/deployments/cluster/run.ts
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { join as join12 } from "node:path";
 
 // action/src/targets/tidb/haproxy.ts
 var PROBE = 'i=0; while [ "$i" -lt "$2" ]; do (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null && exit 0; i=$((i+1)); sleep 0.1; done; exit 1';
@@ -11698,7 +11704,7 @@ async function frontWithHaproxy(ctx, d, running) {
     config: ctx.plan.files[`haproxy-${d.name}.cfg`],
     command: ctx.argv(stepKey.haproxy(d)),
     port: haproxyPort(ctx.plan, d),
-    logFile: join11(ctx.rawDir, `haproxy-${d.name}.log`),
+    logFile: join12(ctx.rawDir, `haproxy-${d.name}.log`),
     log: ctx.log
   });
   running.endpoints = [haproxy.endpoint];
@@ -11715,7 +11721,7 @@ async function frontWithHaproxy(ctx, d, running) {
 async function keepMetrics(ctx, d) {
   const m = d.cluster.monitoring;
   if (!m) return;
-  const file = join11(ctx.dir, "..", "monitoring", `${d.name}.json`);
+  const file = join12(ctx.dir, "..", "monitoring", `${d.name}.json`);
   try {
     const snap = await snapshotMetrics({
       base: `http://${m.host}:${m.prometheus}`,
@@ -11723,7 +11729,7 @@ async function keepMetrics(ctx, d) {
       end: /* @__PURE__ */ new Date(),
       get: (url) => ctx.checks.getJson(url)
     });
-    await mkdir6(join11(ctx.dir, "..", "monitoring"), { recursive: true });
+    await mkdir6(join12(ctx.dir, "..", "monitoring"), { recursive: true });
     await writeAtomic(file, `${JSON.stringify(snap, null, 2)}
 `);
     const kept = Object.values(snap.series).filter((x) => x.data).length;
@@ -11762,7 +11768,7 @@ async function switchCluster(ctx, d, setup, r, signal, fresh) {
         `variant ${setup.name} applied online (${cs.keys.map((k) => k.key).join(", ") || "target.sql only"})`
       );
     } else {
-      const file = join11(ctx.dir, setup.topologyFile);
+      const file = join12(ctx.dir, setup.topologyFile);
       const out = await ctx.tiupRun(
         ctx.argv(stepKey.editConfig(d, setup)),
         `variant ${setup.name}: edit-config`,
@@ -12269,7 +12275,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
       "always: success, failure, cancel, SIGTERM; `tiperf reap` if tiperf was killed"
     );
   },
-  records: (d) => [join12(tiupHome(), "storage", "cluster", "clusters", d.name)],
+  records: (d) => [join13(tiupHome(), "storage", "cluster", "clusters", d.name)],
   run: clusterRuntime
 };
 
@@ -12359,6 +12365,7 @@ function cloudDeployer(cloud) {
           runId: o.runId,
           runDir: o.runDir,
           forget: o.forget,
+          ...o.shard ? { shard: o.shard } : {},
           log: o.log,
           signal: o.signal
         });
@@ -12432,7 +12439,7 @@ var HOSTS = {
 
 // action/src/cloud/kubernetes.ts
 import { chmod, mkdir as mkdir7, writeFile as writeFile4 } from "node:fs/promises";
-import { join as join13 } from "node:path";
+import { join as join14 } from "node:path";
 function kubernetesCloudOf(name) {
   const cloud = KUBERNETES_CLOUDS[name];
   if (!cloud)
@@ -12443,7 +12450,7 @@ async function provisionKubernetes(o) {
   const { ask, log } = o;
   const cloud = kubernetesCloudOf(o.cloud);
   const settings2 = ask.settings;
-  const dir = join13(o.runDir, "cloud");
+  const dir = join14(o.runDir, "cloud");
   await mkdir7(dir, { recursive: true });
   const tags = tagsNow(settings2, o.runId);
   const rec = stackRecord({
@@ -12452,7 +12459,8 @@ async function provisionKubernetes(o) {
     provider: o.cloud,
     capability: "kubernetes",
     runId: o.runId,
-    forget: []
+    forget: [],
+    ...o.shard ? { shard: o.shard } : {}
   });
   log(
     `cloud: ${cloud.product} on ${o.cloud} ${settings2.region}: stack ${rec.name}, expires ${tags["tiperf:expires-at"]}`
@@ -12461,7 +12469,7 @@ async function provisionKubernetes(o) {
   const program = await cloud.program({ ask, labels: cloud.labels(tags) });
   let stack;
   const created = {
-    kubeconfig: join13(dir, "kubeconfig"),
+    kubeconfig: join14(dir, "kubeconfig"),
     context: "",
     stackName: rec.name,
     startedAt: Date.now(),
@@ -13329,94 +13337,7 @@ var kubernetesLoad = {
   launcher: kubernetesLoadLauncher
 };
 
-// action/src/targets/tidb/deployments/kubernetes/rolls.ts
-async function roll(ctx, d, key, roles, instead, signal) {
-  const c = readyClient(ctx);
-  const path = paths.tidbCluster(d).slice(API.length);
-  const before = revisions(await c.get(path));
-  if (roles.every((role) => !before[role]?.update))
-    throw new RunError(
-      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`
-    );
-  restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
-  const step = ctx.planned(key);
-  restartAt.delete(ctx);
-  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
-  const started2 = Date.now();
-  const body = JSON.parse(step.run.body);
-  const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
-    contentType: "application/merge-patch+json"
-  });
-  const spec = patched.spec ?? {};
-  for (const [role, asked] of Object.entries(body.spec))
-    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
-      throw new RunError(
-        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`
-      );
-  await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc, roles).length === 0, {
-    timeoutMs: readyTimeoutMs(ctx),
-    everyMs: 2e3,
-    signal,
-    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
-    describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc, roles).join(", ") || "done"}`
-  });
-  return Math.round((Date.now() - started2) / 1e3);
-}
-async function switchOnline(ctx, d, setup, r) {
-  if (r.applied === setup.name) return void 0;
-  const keys = d.online?.keys ?? [];
-  for (const k of keys) {
-    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
-    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
-    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
-    if (warnings)
-      throw new RunError(
-        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("	", " ")}`
-      );
-  }
-  r.applied = setup.name;
-  await ctx.checkConfig(setup, r);
-  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
-}
-var kubernetesRestarts = {
-  seconds: 300,
-  // a fresh instance of every component on the same volumes (compare.blocks): the operator's
-  // graceful rolling restart, asked for by the planned PATCH and waited for until done
-  async restart(ctx, d, _setup, r, state, signal) {
-    const seconds = await roll(
-      ctx,
-      d,
-      stepKey.restart(d),
-      componentsOf(d.manifest),
-      "compare.blocks: 1",
-      signal
-    );
-    state.seen = ++r.restarts;
-    if (d.online) r.applied = void 0;
-    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
-  }
-};
-var switchTidbCluster = async (ctx, d, setup, r, signal, fresh) => {
-  if (d.online) return switchOnline(ctx, d, setup, r);
-  if (!d.rolling) return void 0;
-  r.applied ??= d.variants[0];
-  if (r.applied === setup.name && !fresh) return void 0;
-  const roles = d.rolling.roles;
-  const seconds = await roll(
-    ctx,
-    d,
-    kubeStep.switch(d, setup),
-    roles,
-    "kubernetes.config_switch: side-by-side",
-    signal
-  );
-  const was = r.applied;
-  r.applied = setup.name;
-  await ctx.checkConfig(setup, r);
-  return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
-};
-
-// action/src/targets/tidb/deployments/kubernetes/index.ts
+// action/src/targets/tidb/deployments/kubernetes/plan.ts
 function switchStep(d, v, own, add) {
   const rolling3 = d.rolling;
   add(
@@ -13530,6 +13451,95 @@ function planCluster(o, k, members, index, name) {
   return { deployment, setups };
 }
 var statusAddressesOf = (d) => Object.fromEntries(ROLES.map((r) => [r, r === "tidb" ? [statusAddress(d)] : []]));
+
+// action/src/targets/tidb/deployments/kubernetes/rolls.ts
+async function roll(ctx, d, key, roles, instead, signal) {
+  const c = readyClient(ctx);
+  const path = paths.tidbCluster(d).slice(API.length);
+  const before = revisions(await c.get(path));
+  if (roles.every((role) => !before[role]?.update))
+    throw new RunError(
+      `TidbCluster ${d.name}: the operator reports no StatefulSet revisions (status.<role>.statefulSet), so a rolling update could not be seen to finish: use ${instead}`
+    );
+  restartAt.set(ctx, (/* @__PURE__ */ new Date()).toISOString());
+  const step = ctx.planned(key);
+  restartAt.delete(ctx);
+  if (!("patch" in step.run)) throw new RunError(`step ${step.key} is not a PATCH`);
+  const started2 = Date.now();
+  const body = JSON.parse(step.run.body);
+  const patched = await c.request("PATCH", pathOf(c, step.run.patch), step.run.body, {
+    contentType: "application/merge-patch+json"
+  });
+  const spec = patched.spec ?? {};
+  for (const [role, asked] of Object.entries(body.spec))
+    if (spec[role]?.annotations?.[RESTARTED_AT_ANNOTATION] !== asked.annotations[RESTARTED_AT_ANNOTATION])
+      throw new RunError(
+        `TidbCluster ${d.name}: the API server did not keep spec.${role}.annotations.${RESTARTED_AT_ANNOTATION} (the TidbCluster CRD here has no such field), so TiDB Operator would not roll it: use ${instead}`
+      );
+  await c.waitFor(path, (tc) => isReady(tc) && rolling2(before, tc, roles).length === 0, {
+    timeoutMs: readyTimeoutMs(ctx),
+    everyMs: 2e3,
+    signal,
+    what: `TidbCluster ${d.name} in ${d.namespace} rolled by TiDB Operator (${roles.join(", ")})`,
+    describe: (tc) => `${readiness(tc)}; rolling: ${rolling2(before, tc, roles).join(", ") || "done"}`
+  });
+  return Math.round((Date.now() - started2) / 1e3);
+}
+async function switchOnline(ctx, d, setup, r) {
+  if (r.applied === setup.name) return void 0;
+  const keys = d.online?.keys ?? [];
+  for (const k of keys) {
+    const step = ctx.planned(stepKey.setConfigSql(setup, k.role, k.key));
+    if (!("sql" in step.run)) throw new RunError(`step ${step.key} is not SQL`);
+    const warnings = (await ctx.checks.sql(r.sql, step.run.sql, `variant ${setup.name}: SET CONFIG`)).trim();
+    if (warnings)
+      throw new RunError(
+        `variant ${setup.name}: TiDB did not set ${k.role} ${k.key} online on TidbCluster ${d.name} (\`${step.run.sql}\`): ${warnings.replaceAll("	", " ")}`
+      );
+  }
+  r.applied = setup.name;
+  await ctx.checkConfig(setup, r);
+  return `TidbCluster ${d.name}: variant ${setup.name} applied online (${keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"}), read back by SHOW CONFIG`;
+}
+var kubernetesRestarts = {
+  seconds: 300,
+  // a fresh instance of every component on the same volumes (compare.blocks): the operator's
+  // graceful rolling restart, asked for by the planned PATCH and waited for until done
+  async restart(ctx, d, _setup, r, state, signal) {
+    const seconds = await roll(
+      ctx,
+      d,
+      stepKey.restart(d),
+      componentsOf(d.manifest),
+      "compare.blocks: 1",
+      signal
+    );
+    state.seen = ++r.restarts;
+    if (d.online) r.applied = void 0;
+    return `TidbCluster ${d.name}: rolling restart by TiDB Operator done in ${seconds}s`;
+  }
+};
+var switchTidbCluster = async (ctx, d, setup, r, signal, fresh) => {
+  if (d.online) return switchOnline(ctx, d, setup, r);
+  if (!d.rolling) return void 0;
+  r.applied ??= d.variants[0];
+  if (r.applied === setup.name && !fresh) return void 0;
+  const roles = d.rolling.roles;
+  const seconds = await roll(
+    ctx,
+    d,
+    kubeStep.switch(d, setup),
+    roles,
+    "kubernetes.config_switch: side-by-side",
+    signal
+  );
+  const was = r.applied;
+  r.applied = setup.name;
+  await ctx.checkConfig(setup, r);
+  return `TidbCluster ${d.name}: variant ${setup.name} ${was === setup.name ? "again, on fresh pods" : "switched in"} by TiDB Operator's rolling update of ${roles.join(", ")} in ${seconds}s`;
+};
+
+// action/src/targets/tidb/deployments/kubernetes/index.ts
 var kubernetesForm = {
   kind: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
@@ -13748,6 +13758,7 @@ var KUBERNETES = {
         ask,
         runId: o.prefix,
         runDir: o.runDir,
+        ...o.shard ? { shard: o.shard } : {},
         log: o.log,
         signal: o.signal
       });
@@ -13781,7 +13792,7 @@ var KUBERNETES = {
 // action/src/targets/tidb/counting.ts
 import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
 import { link, mkdir as mkdir8, mkdtemp as mkdtemp2, readFile as readFile5, rm as rm7, writeFile as writeFile5 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join15 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
@@ -13875,21 +13886,21 @@ func init() {
 }
 `;
 function moduleOf(tree) {
-  const file = join14(tree, "go.mod");
+  const file = join15(tree, "go.mod");
   const m = existsSync5(file) ? /^module\s+(\S+)/m.exec(readFileSync5(file, "utf8")) : null;
   if (!m)
     throw new InputError(`target.source.count: ${file} names no module: a counting build needs a Go module`);
   return m[1];
 }
 function countingBuild(tree, count, env) {
-  const main = join14(tree, count.main);
+  const main = join15(tree, count.main);
   if (!existsSync5(main))
     throw new InputError(
       `target.source.count.main: ${count.main} is not a directory of the checkout (the main package of tidb-server, like cmd/tidb-server)`
     );
   const flags = coverFlags(count.packages?.length ? count.packages : [`${moduleOf(tree)}/...`]);
   return {
-    file: join14(main, COUNTING_FILE),
+    file: join15(main, COUNTING_FILE),
     env: { ...env, GOFLAGS: env.GOFLAGS ? `${env.GOFLAGS} ${flags}` : flags }
   };
 }
@@ -13960,8 +13971,8 @@ var CodeCounters = class {
     this.meta ??= (async () => {
       const bytes = await this.get("/meta");
       const hash = metaHash(bytes);
-      const dir = await mkdtemp2(join14(this.o.scratch ?? join14(this.socket, ".."), "counters-meta-"));
-      const file = join14(dir, `covmeta.${hash}`);
+      const dir = await mkdtemp2(join15(this.o.scratch ?? join15(this.socket, ".."), "counters-meta-"));
+      const file = join15(dir, `covmeta.${hash}`);
       await writeFile5(file, bytes);
       return { dir, file, hash };
     })().catch((e) => {
@@ -13977,12 +13988,12 @@ var CodeCounters = class {
   async convert(tool) {
     const meta = await this.metaData();
     const counters = await this.get("/counters");
-    const dir = join14(meta.dir, `reading-${this.n++}`);
+    const dir = join15(meta.dir, `reading-${this.n++}`);
     try {
       await mkdir8(dir);
-      await link(meta.file, join14(dir, `covmeta.${meta.hash}`));
-      await writeFile5(join14(dir, `covcounters.${meta.hash}.1.1`), counters);
-      const out = join14(dir, "statements.txt");
+      await link(meta.file, join15(dir, `covmeta.${meta.hash}`));
+      await writeFile5(join15(dir, `covcounters.${meta.hash}.1.1`), counters);
+      const out = join15(dir, "statements.txt");
       const go = this.o.go ?? "go";
       const args = ["tool", "covdata", tool, `-i=${dir}`, ...tool === "textfmt" ? [`-o=${out}`] : []];
       const r = await runCommand(go, args, { timeoutMs: 6e4, env: process.env });
@@ -14057,11 +14068,11 @@ var serverStatus = (d) => ({
 });
 
 // action/src/targets/tidb/deployments/local/run.ts
-import { join as join16 } from "node:path";
+import { join as join17 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
 import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir9, readFile as readFile6, rm as rm8 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname4, join as join15 } from "node:path";
+import { basename as basename5, dirname as dirname4, join as join16 } from "node:path";
 function tidbStartFailure(log) {
   const lines = log.split("\n");
   const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
@@ -14084,7 +14095,7 @@ function ensureProgram(program, d) {
 async function placeOf(d) {
   const slot = serverSlots(d);
   const workDir = await makeWorkDir("tidb");
-  await mkdir9(join15(workDir, "tmp"), { recursive: true });
+  await mkdir9(join16(workDir, "tmp"), { recursive: true });
   const port2 = await privatePort();
   const statusPort = await privatePort();
   const fill = (text) => text.replaceAll(slot.status, String(statusPort)).replaceAll(slot.port, String(port2)).replaceAll(slot.dir, workDir);
@@ -14103,14 +14114,14 @@ async function startTidbServer(o) {
   const program = argv[0];
   ensureProgram(o.program, d);
   await copyProgram(o.program, program);
-  const logFile = join15(workDir, "tidb.log");
-  const stdout = join15(workDir, "stdout.log");
+  const logFile = join16(workDir, "tidb.log");
+  const stdout = join16(workDir, "stdout.log");
   const what = `TiDB ${d.name}`;
   const spawn2 = () => startServerProcess(program, argv.slice(1), {
     logFile: stdout,
     env: {
       ...Object.fromEntries(Object.entries(o.env ?? {}).map(([k, v]) => [k, fill(v)])),
-      TMPDIR: join15(workDir, "tmp")
+      TMPDIR: join16(workDir, "tmp")
     }
   });
   let removeCgroup;
@@ -14135,7 +14146,7 @@ async function startTidbServer(o) {
     server,
     workDir,
     // the slow query log too: which statements were slow is what a regression hunt reads first
-    logs: [logFile, stdout, join15(workDir, "tidb-slow.log")],
+    logs: [logFile, stdout, join16(workDir, "tidb-slow.log")],
     logDir: o.logDir,
     stopSignal: "SIGTERM",
     beforeRemove: uncgroup
@@ -14193,7 +14204,7 @@ var serverRuntime = {
         command: start.run.command,
         env: start.run.env ?? {},
         program,
-        logDir: ctx.logDirOf(setup.name) ?? join16(ctx.rawDir, d.name),
+        logDir: ctx.logDirOf(setup.name) ?? join17(ctx.rawDir, d.name),
         ...setup.resources ? { resources: setup.resources } : {}
       }),
       (line) => ctx.log(`tidb-server ${d.name}: ${line}`)
@@ -14403,17 +14414,17 @@ var playgroundReaper = {
 
 // action/src/targets/tidb/deployments/playground/run.ts
 import { readFile as readFile7, rm as rm10 } from "node:fs/promises";
-import { join as join17 } from "node:path";
+import { join as join18 } from "node:path";
 var playgrounds = /* @__PURE__ */ new WeakMap();
 var playgroundRuntime = {
   targetKind: "tidb-playground",
   build: (d) => d.binpaths.tidb,
   async start(ctx, d, _setup, signal) {
     const argv = ctx.argv(stepKey.start(d));
-    const logFile = join17(ctx.rawDir, `tiup-playground-${d.name}.log`);
+    const logFile = join18(ctx.rawDir, `tiup-playground-${d.name}.log`);
     await writeAtomic(logFile, `$ ${shellCommand(argv)}
 `);
-    const dataDir = join17(tiupHome(), "data", d.name);
+    const dataDir = join18(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
       kind: "playground",
@@ -15010,7 +15021,7 @@ function stepsOf(plan, data, loads) {
 
 // action/src/targets/tidb/run.ts
 import { mkdir as mkdir11 } from "node:fs/promises";
-import { join as join19 } from "node:path";
+import { join as join21 } from "node:path";
 
 // action/src/targets/tidb/checks.ts
 function sameSetting(want, got) {
@@ -15206,9 +15217,36 @@ function settingsOf(setup) {
   return config;
 }
 
+// action/src/targets/tidb/load-host.ts
+import { join as join19 } from "node:path";
+function loadHostOf(plan, dir) {
+  const l = plan.load;
+  if (!l.user) return void 0;
+  const knownHosts = join19(dir, "known_hosts");
+  const proxy = plan.profile.ssh?.proxy;
+  const identity = l.identity ? expandHome(l.identity) : void 0;
+  const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
+  return {
+    host: l.host,
+    user: l.user,
+    port: l.port ?? 22,
+    ...identity ? { identity } : {},
+    knownHosts,
+    ...proxy ? {
+      jump: {
+        host: proxy.host,
+        user: proxy.user ?? l.user,
+        port: proxy.port,
+        ...bastionKey ? { identity: bastionKey } : {},
+        knownHosts
+      }
+    } : {}
+  };
+}
+
 // action/src/targets/tidb/status-reads.ts
 import { mkdir as mkdir10, writeFile as writeFile7 } from "node:fs/promises";
-import { join as join18 } from "node:path";
+import { join as join20 } from "node:path";
 
 // action/src/targets/tidb/code-profile.ts
 import { writeFile as writeFile6 } from "node:fs/promises";
@@ -16229,7 +16267,7 @@ async function cpuProfiles(at2, r, seconds, dir, prefix) {
     const component = `${role}-server`;
     const address = at2.fill(planned);
     const url = `http://${address}/debug/pprof/${kind === "cpu" ? "profile" : "allocs"}?seconds=${seconds}`;
-    const file = join18(
+    const file = join20(
       dir,
       `${prefix}-${component}-${address.replace(/[^\w.-]+/g, "_")}${kind === "cpu" ? "" : "-alloc"}.pprof`
     );
@@ -16251,7 +16289,7 @@ async function cpuProfiles(at2, r, seconds, dir, prefix) {
   const roles = ["tidb", "tikv"];
   const code = r.counting.map((c, i) => {
     const address = at2.fill(r.status.tidb?.[i] ?? `tidb-server ${i + 1}`);
-    const file = join18(dir, `${prefix}-tidb-server-${address.replace(/[^\w.-]+/g, "_")}-stmts.pprof`);
+    const file = join20(dir, `${prefix}-tidb-server-${address.replace(/[^\w.-]+/g, "_")}-stmts.pprof`);
     return codeProfile(c, { seconds, file, address });
   });
   return Promise.all([
@@ -16302,6 +16340,62 @@ async function costCounters(at2, r) {
   return out;
 }
 
+// action/src/targets/tidb/variant-sql.ts
+function plannedSql(run, at2, key, what) {
+  return run.checks.sql(at2, run.planned(key).run.sql, what);
+}
+function plannedUrl(run, key) {
+  return run.planned(key).run.get;
+}
+async function recordFacts(run, setup, r) {
+  const tidbVersion = (await plannedSql(run, r.sql, stepKey.version(setup), `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
+  const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
+  const status = await run.checks.getJson(plannedUrl(run, stepKey.status(setup))).catch((e) => ({
+    error: e.message
+  }));
+  const effective = await run.checkConfig(setup, r);
+  return { version, tidbVersion, status, effective };
+}
+async function applyTargetSql(run, setup, r) {
+  for (let i = 0; i < setup.sql.length; i++) {
+    await plannedSql(run, r.sql, stepKey.sql(setup, i), `variant ${setup.name}: target.sql`);
+    for (const g of globalsSet(setup.sql[i])) {
+      const got = (await plannedSql(run, r.sql, stepKey.sqlCheck(setup, g.name), `variant ${setup.name}: target.sql`)).trim();
+      if (!sameSetting(g.value, got))
+        throw new RunError(
+          `variant ${setup.name}: target.sql set ${g.name} = ${g.value} but SELECT @@GLOBAL.${g.name} reads ${got}`
+        );
+    }
+  }
+}
+async function afterLoad(run, setup, r, load, effective) {
+  const data = load.sysbench;
+  if (setup.split && data) {
+    for (let t = 1; t <= data.tables; t++)
+      await plannedSql(run, r.sql, stepKey.split(setup, SPLIT_DATABASE, t), `variant ${setup.name}: split`);
+    run.log(
+      `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`
+    );
+  }
+  if (data && run.plan.steps.some((x) => x.key === stepKey.regions(setup))) {
+    try {
+      const out = await plannedSql(run, r.sql, stepKey.regions(setup), `variant ${setup.name}: regions`);
+      effective["split.regions"] = String(rowRegions(out));
+      run.log(`variant ${setup.name}: sbtest1's rows are in ${effective["split.regions"]} region(s)`);
+    } catch (e) {
+      run.log(`variant ${setup.name}: regions not read back: ${e.message.split("\n")[0]}`);
+    }
+  }
+  for (const table of load.tables)
+    await plannedSql(
+      run,
+      r.sql,
+      stepKey.analyze(setup, load.database, table),
+      `variant ${setup.name}: analyze`
+    );
+  run.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);
+}
+
 // action/src/targets/tidb/run.ts
 var TidbRun = class {
   constructor(plan, runDir, rawDir, log, machines) {
@@ -16309,7 +16403,7 @@ var TidbRun = class {
     this.rawDir = rawDir;
     this.log = log;
     this.machines = machines;
-    this.dir = join19(runDir, "tidb");
+    this.dir = join21(runDir, "tidb");
     this.unregister = onTeardown("destroy the TiDB clusters of this run", () => this.stop());
   }
   plan;
@@ -16357,12 +16451,6 @@ var TidbRun = class {
   argv(key) {
     return this.planned(key).run.command;
   }
-  sqlOf(key) {
-    return this.planned(key).run.sql;
-  }
-  urlOf(key) {
-    return this.planned(key).run.get;
-  }
   /** What the created machines cost: the price table's $/h over the hours they lived (so far, while they live). */
   cost() {
     return this.machines?.cost();
@@ -16385,7 +16473,7 @@ var TidbRun = class {
   /** Writes the plan's files (topologies, TOML configs, haproxy.cfg) into <run>/tidb/. */
   async writeFiles() {
     await mkdir11(this.dir, { recursive: true });
-    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join19(this.dir, name), text);
+    for (const [name, text] of Object.entries(this.plan.files)) await writeAtomic(join21(this.dir, name), text);
   }
   /** Where the deployment runs the load tools itself (a pod of the cluster), if it does. */
   loadLauncher() {
@@ -16397,28 +16485,7 @@ var TidbRun = class {
   }
   /** The load host as ssh reaches it (hosts profiles), for the load tools; through the bastion if any. */
   loadHost() {
-    const l = this.plan.load;
-    if (!l.user) return void 0;
-    const knownHosts = join19(this.dir, "known_hosts");
-    const proxy = this.plan.profile.ssh?.proxy;
-    const identity = l.identity ? expandHome(l.identity) : void 0;
-    const bastionKey = proxy?.identity_file ? expandHome(proxy.identity_file) : identity;
-    return {
-      host: l.host,
-      user: l.user,
-      port: l.port ?? 22,
-      ...identity ? { identity } : {},
-      knownHosts,
-      ...proxy ? {
-        jump: {
-          host: proxy.host,
-          user: proxy.user ?? l.user,
-          port: proxy.port,
-          ...bastionKey ? { identity: bastionKey } : {},
-          knownHosts
-        }
-      } : {}
-    };
+    return loadHostOf(this.plan, this.dir);
   }
   /** Runs a planned tiup command line; throws with tiup's last lines when it fails. */
   tiupRun(argv, what, signal, limitS = 1800) {
@@ -16438,7 +16505,7 @@ var TidbRun = class {
     if (shared && did) this.log(`variant ${variant}: ${did}`);
     const r = this.running.get(d.index);
     r.users++;
-    const facts = await this.record(setup, r);
+    const facts = await recordFacts(this, setup, r);
     if (setup.version && facts.version !== setup.version)
       throw new RunError(
         `variant ${variant}: target.version is ${setup.version} but ${run.build(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
@@ -16487,26 +16554,16 @@ var TidbRun = class {
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
-        ...setup.topologyFile ? { topology: join19(this.dir, setup.topologyFile) } : {},
+        ...setup.topologyFile ? { topology: join21(this.dir, setup.topologyFile) } : {},
         tidb_version: facts.tidbVersion,
         status: facts.status,
         ...r.facts?.()
       },
-      afterLoad: (load) => this.afterLoad(setup, r, load, facts.effective)
+      afterLoad: (load) => afterLoad(this, setup, r, load, facts.effective)
     };
   }
   sql(at2, query, what) {
     return this.checks.sql(at2, query, what);
-  }
-  /** What actually runs: tidb_version(), /status, and each config key the spec set, read back. */
-  async record(setup, r) {
-    const tidbVersion = (await this.sql(r.sql, this.sqlOf(stepKey.version(setup)), `variant ${setup.name}`)).replace(/\\n/g, "\n").trim();
-    const version = /Release Version:\s*(\S+)/.exec(tidbVersion)?.[1] ?? tidbVersion.split("\n")[0] ?? "";
-    const status = await this.checks.getJson(this.urlOf(stepKey.status(setup))).catch((e) => ({
-      error: e.message
-    }));
-    const effective = await this.checkConfig(setup, r);
-    return { version, tidbVersion, status, effective };
   }
   /** Every config key the variant sets, read back from the components (planned URLs). */
   checkConfig(setup, r) {
@@ -16514,12 +16571,8 @@ var TidbRun = class {
     return this.checks.readBack(
       setup,
       r.status,
-      (role, addr) => this.urlOf(stepKey.config(setup, role, addr)),
-      (role) => bySql.includes(role) ? this.sql(
-        r.sql,
-        this.sqlOf(stepKey.showConfig(setup, role)),
-        `variant ${setup.name}: ${role} config`
-      ) : void 0
+      (role, addr) => plannedUrl(this, stepKey.config(setup, role, addr)),
+      (role) => bySql.includes(role) ? plannedSql(this, r.sql, stepKey.showConfig(setup, role), `variant ${setup.name}: ${role} config`) : void 0
     );
   }
   /** The variant whose config a shared cluster has applied (else this one). */
@@ -16541,56 +16594,8 @@ var TidbRun = class {
       did = `${d.kind} ${d.name} started`;
     }
     did = await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true) ?? did;
-    for (let i = 0; i < setup.sql.length; i++) {
-      await this.sql(r.sql, this.sqlOf(stepKey.sql(setup, i)), `variant ${setup.name}: target.sql`);
-      for (const g of globalsSet(setup.sql[i])) {
-        const got = (await this.sql(
-          r.sql,
-          this.sqlOf(stepKey.sqlCheck(setup, g.name)),
-          `variant ${setup.name}: target.sql`
-        )).trim();
-        if (!sameSetting(g.value, got))
-          throw new RunError(
-            `variant ${setup.name}: target.sql set ${g.name} = ${g.value} but SELECT @@GLOBAL.${g.name} reads ${got}`
-          );
-      }
-    }
+    await applyTargetSql(this, setup, r);
     return did;
-  }
-  /** After a load: `split:` of each sysbench table (rows and index, scattered), then ANALYZE of every table. */
-  async afterLoad(setup, r, load, effective) {
-    const data = load.sysbench;
-    if (setup.split && data) {
-      for (let t = 1; t <= data.tables; t++)
-        await this.sql(
-          r.sql,
-          this.sqlOf(stepKey.split(setup, SPLIT_DATABASE, t)),
-          `variant ${setup.name}: split`
-        );
-      this.log(
-        `variant ${setup.name}: ${data.tables} tables split into ${setup.split.regions} regions each (rows and index k_<n>), scattered`
-      );
-    }
-    if (data && this.plan.steps.some((x) => x.key === stepKey.regions(setup))) {
-      try {
-        const out = await this.sql(
-          r.sql,
-          this.sqlOf(stepKey.regions(setup)),
-          `variant ${setup.name}: regions`
-        );
-        effective["split.regions"] = String(rowRegions(out));
-        this.log(`variant ${setup.name}: sbtest1's rows are in ${effective["split.regions"]} region(s)`);
-      } catch (e) {
-        this.log(`variant ${setup.name}: regions not read back: ${e.message.split("\n")[0]}`);
-      }
-    }
-    for (const table of load.tables)
-      await this.sql(
-        r.sql,
-        this.sqlOf(stepKey.analyze(setup, load.database, table)),
-        `variant ${setup.name}: analyze`
-      );
-    this.log(`variant ${setup.name}: ${load.tables.length} tables of ${load.database} analyzed`);
   }
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
   async stop() {
@@ -16633,7 +16638,7 @@ import {
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename7, isAbsolute as isAbsolute2, join as join20, resolve as resolve2 } from "node:path";
+import { basename as basename7, isAbsolute as isAbsolute2, join as join22, resolve as resolve2 } from "node:path";
 
 // action/src/proc/git.ts
 async function git(repo, args, timeoutMs = 12e4) {
@@ -16695,11 +16700,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = process.env) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
-  return join20(env.XDG_CACHE_HOME || join20(homedir4(), ".cache"), "tiperf", "builds");
+  return join22(env.XDG_CACHE_HOME || join22(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
   const real = realpathSync(path);
-  return join20(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
+  return join22(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
   const how = createHash("sha256").update(
@@ -16741,7 +16746,7 @@ function buildEnv(src) {
   return { ...out, ...src.env ?? {} };
 }
 function keptBuild(path, commit, src) {
-  const file = join20(treeDir(path), buildKey(commit, src), "tidb-server");
+  const file = join22(treeDir(path), buildKey(commit, src), "tidb-server");
   return existsSync6(file) ? file : void 0;
 }
 function sizeBytes(size) {
@@ -16752,16 +16757,16 @@ function sizeBytes(size) {
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
   if (!existsSync6(dir)) return [];
-  const builds = readdirSync3(dir).map((name) => join20(dir, name)).filter((d) => existsSync6(join20(d, "build.json")) && existsSync6(join20(d, "tidb-server"))).map((d) => ({
+  const builds = readdirSync3(dir).map((name) => join22(dir, name)).filter((d) => existsSync6(join22(d, "build.json")) && existsSync6(join22(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync2(join20(d, "build.json")).mtimeMs,
-    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join20(d, f)).size, 0)
+    used: statSync2(join22(d, "build.json")).mtimeMs,
+    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join22(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
   for (const b of builds) {
     if (total <= cap) break;
-    if (inUse.has(join20(b.d, "tidb-server"))) continue;
+    if (inUse.has(join22(b.d, "tidb-server"))) continue;
     rmSync(b.d, { recursive: true, force: true });
     total -= b.bytes;
     removed.push(b.d);
@@ -16769,7 +16774,7 @@ function pruneBuilds(dir, cap) {
   return removed;
 }
 function lock(dir) {
-  const file = join20(dir, "lock");
+  const file = join22(dir, "lock");
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       const fd = openSync(file, "wx");
@@ -16801,7 +16806,7 @@ async function runBuild(src, tree, what, logFile, opts) {
   opts.log(
     `build ${what}: ${src.build.join(" ")} (in ${tree})${counting ? `, counting: GOFLAGS=${counting.env.GOFLAGS} and ${COUNTING_FILE} in ${countOf(src).main}` : ""}`
   );
-  const program = command.includes("/") && !isAbsolute2(command) ? join20(tree, command) : command;
+  const program = command.includes("/") && !isAbsolute2(command) ? join22(tree, command) : command;
   try {
     return await runTool(program, args, {
       logFile,
@@ -16817,22 +16822,22 @@ async function runBuild(src, tree, what, logFile, opts) {
 async function buildAt(src, commit, opts) {
   const { subject } = await resolveCommit(src.path, commit);
   const dir = treeDir(src.path);
-  const out = join20(dir, buildKey(commit, src));
-  const binary = join20(out, "tidb-server");
-  const logFile = join20(out, "build.log");
+  const out = join22(dir, buildKey(commit, src));
+  const binary = join22(out, "tidb-server");
+  const logFile = join22(out, "build.log");
   if (existsSync6(binary)) {
-    const info = JSON.parse(readFileSync6(join20(out, "build.json"), "utf8"));
+    const info = JSON.parse(readFileSync6(join22(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
     const now = /* @__PURE__ */ new Date();
-    utimesSync(join20(out, "build.json"), now, now);
+    utimesSync(join22(out, "build.json"), now, now);
     return { commit, subject, binary, seconds: info.seconds, kept: true, log: logFile };
   }
   mkdirSync2(out, { recursive: true });
   const unlock = lock(dir);
   try {
-    const tree = join20(dir, "checkout");
-    if (!existsSync6(join20(tree, ".git"))) {
+    const tree = join22(dir, "checkout");
+    if (!existsSync6(join22(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -16853,7 +16858,7 @@ async function buildAt(src, commit, opts) {
 ${tail}`,
         commit
       );
-    const made = join20(tree, src.binary);
+    const made = join22(tree, src.binary);
     if (!existsSync6(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
@@ -16863,7 +16868,7 @@ ${tail}`,
     chmodSync(`${binary}.part`, 493);
     const seconds = Math.round(run.elapsed_s * 10) / 10;
     writeFileSync2(
-      join20(out, "build.json"),
+      join22(out, "build.json"),
       `${JSON.stringify({ commit, subject, seconds, build: src.build }, null, 2)}
 `
     );
@@ -17064,6 +17069,7 @@ async function openTidb(first, input, o) {
       prefix: input.prefix,
       runDir: o.runDir,
       forget: first.deployments.flatMap((d) => formOf(d).records?.(d) ?? []),
+      ...o.shard ? { shard: o.shard } : {},
       log: o.log,
       signal: o.signal
     });

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-DX4BCWFA.js";
+} from "./chunk-4UWMZXBO.js";
 import {
   reapEntries
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-JV5Z7O7W.js");
+    const { recoverRecorded } = await import("./chunk-ULCB4A2W.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -64,11 +64,11 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-DX4BCWFA.js";
+} from "./chunk-4UWMZXBO.js";
 import {
   record,
   sshArgs
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 import {
   durationSchema,
   external_exports,
@@ -6604,52 +6604,8 @@ function detectionOf(loaded, looks) {
   };
 }
 
-// action/src/pipeline/duet.ts
+// action/src/pipeline/duet-cpus.ts
 import { cpus as cpus6 } from "node:os";
-
-// action/src/pipeline/rounds.ts
-var STALLED_RUN_RERUNS = 2;
-var stalledLine = (kept, what, again) => `${kept.error}; running the ${what} again (${again} of ${STALLED_RUN_RERUNS})`;
-async function runCellStallAware(bench, plan, signal, log7) {
-  const attempts = [];
-  let cell2 = await bench.runCell(plan, signal);
-  while (cell2.failure === "stalled" && attempts.length < STALLED_RUN_RERUNS && !signal.aborted) {
-    const kept = await bench.setAside(cell2);
-    attempts.push(kept);
-    log7(stalledLine(kept, "cell", attempts.length));
-    cell2 = await bench.runCell(plan, signal);
-  }
-  return attempts.length ? { ...cell2, stalled_attempts: attempts } : cell2;
-}
-function stalledNotes(cells) {
-  const byVariant = /* @__PURE__ */ new Map();
-  const logs = [];
-  for (const c4 of cells)
-    for (const a4 of c4.stalled_attempts ?? []) {
-      byVariant.set(c4.variant, (byVariant.get(c4.variant) ?? 0) + 1);
-      if (a4.raw_log) logs.push(a4.raw_log);
-    }
-  const total = [...byVariant.values()].reduce((s2, n) => s2 + n, 0);
-  if (total === 0) return [];
-  const [top] = [...byVariant].sort((a4, b10) => b10[1] - a4[1]);
-  return [
-    `${total} measured run(s) stalled (seconds without a finished operation, or not reported at all: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", \u2026" : ""})` : ""}`,
-    // a pause of the machine strikes either variant; a change that stalls strikes its own
-    ...top && total >= 2 && top[1] === total && byVariant.size === 1 && cells.some((c4) => c4.variant !== top[0]) ? [
-      `\u26A0\uFE0F every stalled run was ${top[0]}'s: that may be the change itself (a lock, a background job), which the re-runs would hide; its raw logs show the seconds`
-    ] : []
-  ];
-}
-var interleavedRunner = {
-  order: "interleaved",
-  async run(t) {
-    for (const n of t.turn)
-      await t.record([await runCellStallAware(t.benchOf(n), t.cellOf(n), t.signal, t.log)]);
-  },
-  notes: stalledNotes
-};
-
-// action/src/pipeline/duet.ts
 function usableCpus() {
   return allowedCpus("self") ?? cpus6().map((_, i) => i);
 }
@@ -6833,6 +6789,50 @@ function outsideShares(snaps, sets, hz) {
   }
   return others.map((o, i) => capacity[i] > 0 ? 100 * o / capacity[i] : 0);
 }
+
+// action/src/pipeline/rounds.ts
+var STALLED_RUN_RERUNS = 2;
+var stalledLine = (kept, what, again) => `${kept.error}; running the ${what} again (${again} of ${STALLED_RUN_RERUNS})`;
+async function runCellStallAware(bench, plan, signal, log7) {
+  const attempts = [];
+  let cell2 = await bench.runCell(plan, signal);
+  while (cell2.failure === "stalled" && attempts.length < STALLED_RUN_RERUNS && !signal.aborted) {
+    const kept = await bench.setAside(cell2);
+    attempts.push(kept);
+    log7(stalledLine(kept, "cell", attempts.length));
+    cell2 = await bench.runCell(plan, signal);
+  }
+  return attempts.length ? { ...cell2, stalled_attempts: attempts } : cell2;
+}
+function stalledNotes(cells) {
+  const byVariant = /* @__PURE__ */ new Map();
+  const logs = [];
+  for (const c4 of cells)
+    for (const a4 of c4.stalled_attempts ?? []) {
+      byVariant.set(c4.variant, (byVariant.get(c4.variant) ?? 0) + 1);
+      if (a4.raw_log) logs.push(a4.raw_log);
+    }
+  const total = [...byVariant.values()].reduce((s2, n) => s2 + n, 0);
+  if (total === 0) return [];
+  const [top] = [...byVariant].sort((a4, b10) => b10[1] - a4[1]);
+  return [
+    `${total} measured run(s) stalled (seconds without a finished operation, or not reported at all: ${[...byVariant].map(([v, n]) => `${v} ${n}`).join(", ")}) and ran again; the numbers are the re-runs', the stalled runs' raw output is kept${logs.length ? ` (${logs.slice(0, 3).join(", ")}${logs.length > 3 ? ", \u2026" : ""})` : ""}`,
+    // a pause of the machine strikes either variant; a change that stalls strikes its own
+    ...top && total >= 2 && top[1] === total && byVariant.size === 1 && cells.some((c4) => c4.variant !== top[0]) ? [
+      `\u26A0\uFE0F every stalled run was ${top[0]}'s: that may be the change itself (a lock, a background job), which the re-runs would hide; its raw logs show the seconds`
+    ] : []
+  ];
+}
+var interleavedRunner = {
+  order: "interleaved",
+  async run(t) {
+    for (const n of t.turn)
+      await t.record([await runCellStallAware(t.benchOf(n), t.cellOf(n), t.signal, t.log)]);
+  },
+  notes: stalledNotes
+};
+
+// action/src/pipeline/duet-reruns.ts
 var OUTSIDE_GAP_PCT = 5;
 var UNEVEN_RERUNS = 4;
 var STALL_SHARE = 0.5;
@@ -6905,6 +6905,8 @@ function outsideNotes(cells) {
     `duet: processes of neither pair used the pairs' CPUs unevenly (by more than ${OUTSIDE_GAP_PCT} points of their time) in ${rerun2.length} round(s), run again (${rerun2.reduce((s2, r) => s2 + r.reruns, 0)} re-run(s) in all)${kept.length ? `; ${kept.length} round(s) still uneven after ${UNEVEN_RERUNS} re-runs were kept as measured (the largest gap ${Math.max(...kept.map((r) => r.gap)).toFixed(0)} points): something else ran on this machine, and the interval may be off by as much` : ""}`
   ];
 }
+
+// action/src/pipeline/duet.ts
 function duetCaveats(loaded, cores2 = usableCpus().length) {
   const plan = loaded.variants;
   if (!plan) return [];
@@ -8639,7 +8641,8 @@ async function startResult(loaded, opts) {
     runId,
     command: opts.command,
     ...opts.seed !== void 0 ? { seed: opts.seed } : {},
-    ...opts.shard ? { shard: opts.shard } : {},
+    // a run's shard is a share of its cells (shardCells), a comparison's a share of its blocks
+    ...opts.shard && opts.command === "compare" ? { shard: opts.shard } : {},
     ...opts.look ? { look: opts.look } : {}
   });
   const plan = runPlan.target;
@@ -8677,6 +8680,8 @@ ${loaded.composed}`);
       runId,
       runDir: runDir.dir,
       rawDir: join4(runDir.dir, "raw"),
+      // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
+      ...opts.shard ? { shard: opts.shard.index } : {},
       log: opts.log,
       signal: opts.signal
     });
@@ -8793,14 +8798,14 @@ async function runSpec(given, opts) {
     throw new InputError(
       `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`
     );
-  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
   const { result, runDir, deployment, runPlan } = await startResult(loaded, {
     outDir: opts.outDir,
     command: "run",
     log: opts.log,
-    signal: opts.signal
+    signal: opts.signal,
+    ...opts.shard ? { shard: opts.shard } : {}
   });
   opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
   const cells = shardCells(planCells(spec), opts.shard);
@@ -68502,6 +68507,160 @@ function adoptionVerdict(verdict, result, loaded, adoption) {
   };
 }
 
+// action/src/pipeline/compare-rounds.ts
+var ScheduleRun = class {
+  constructor(c4) {
+    this.c = c4;
+  }
+  c;
+  progress;
+  roundsDone = 0;
+  restartSeconds = [];
+  /** compare.looks: the judgements as the looks left them (undefined: the design's look alone). */
+  looked;
+  /**
+   * The schedule's blocks (compare.blocks: instances as the unit): before each block after the
+   * first, every variant's server restarts (the schedule's order) and the warmup rounds run again
+   * on the fresh instances; warmup rounds (round 0 in the result) are never judged. Grouped
+   * switching runs each variant's rounds of a block as a group. Stops at a look where every
+   * judgement is decided.
+   */
+  async run() {
+    const { schedule, names, compare: compare3 } = this.c;
+    const secondsPerRound = this.c.cellsOf(this.c.control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
+    const totalRounds = schedule.blocks.reduce((s2, b10) => s2 + b10.rounds.length, 0);
+    this.progress = new Progress(
+      this.c.perRound * totalRounds * (this.c.grouped ? names.length : 1),
+      secondsPerRound * totalRounds,
+      this.c.opts.log
+    );
+    let decided = false;
+    for (const sb of schedule.blocks) {
+      decided = await this.runBlock(sb);
+      if (decided) break;
+    }
+    if (!decided && schedule.further) await this.lookAgain(secondsPerRound);
+    await recordRestarts(timingKey(this.c.target), this.restartSeconds);
+  }
+  /** compare.looks: the further looks, for the cells still undecided (pipeline/looks-run.ts). */
+  async lookAgain(secondsPerRound) {
+    const { opts } = this.c;
+    const keys4 = this.c.cellsOf(this.c.control, 1).map((c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads }));
+    this.looked = await lookAgain({
+      schedule: this.c.schedule,
+      names: this.c.names,
+      budget: this.c.compare.budget,
+      log: opts.log,
+      judge: (look) => this.c.judge(look),
+      keys: keys4,
+      secondsPerCellRound: () => {
+        const rounds = this.roundsDone + this.c.schedule.blocks.length * this.c.compare.warmup_rounds;
+        const measured = (Date.now() - this.c.startedMeasuring) / 1e3;
+        return (rounds > 0 ? measured / rounds : secondsPerRound) / this.c.perRound;
+      },
+      spentSeconds: () => (Date.now() - this.c.startedAt) / 1e3,
+      runBlock: async (sb, only) => {
+        const rounds = sb.rounds.length * only.size;
+        this.progress = new Progress(rounds, secondsPerRound / this.c.perRound * rounds, opts.log);
+        await this.restartFor(sb);
+        for (const r of sb.rounds) {
+          await this.runRound(r, sb.block, void 0, only);
+          if (r.round > 0) this.roundsDone = r.round;
+        }
+      }
+    });
+  }
+  /** Before a block after the first: every variant restarted in the schedule's order (its data again). */
+  async restartFor(sb) {
+    const { opts } = this.c;
+    for (const n of sb.restarts) {
+      const began = Date.now();
+      opts.log(`block ${sb.block}: ${n}: ${await this.c.benchOf(n).restart(opts.signal)}`);
+      this.restartSeconds.push((Date.now() - began) / 1e3);
+      if (sb.reload) {
+        await this.c.benchOf(n).reloadData(opts.signal);
+        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
+      }
+    }
+  }
+  /** One block of the schedule; true when the comparison is decided and stops. */
+  async runBlock(sb) {
+    const { opts } = this.c;
+    const tag = this.c.compare.blocks > 1 ? sb.block : void 0;
+    const measured = sb.rounds.filter((r) => r.round > 0);
+    if (sb.groups) {
+      for (const n of sb.groups) {
+        const entered = await this.c.benchOf(n).enterGroup(opts.signal) ?? "in already";
+        opts.log(
+          `block ${sb.block}: ${n}: ${entered}; its cells as a group, rounds ${measured[0]?.round}\u2013${measured.at(-1)?.round}`
+        );
+        for (const r of sb.rounds) await this.runRound(r, tag, n);
+      }
+      this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
+      return this.decidedAt(this.roundsDone);
+    }
+    await this.restartFor(sb);
+    const wave = this.c.schedule.wave ? new Set(this.c.schedule.wave.cells) : void 0;
+    for (const r of sb.rounds) {
+      await this.runRound(r, tag, void 0, wave);
+      if (r.round === 0) continue;
+      this.roundsDone = r.round;
+      if (this.decidedAt(r.round)) return true;
+    }
+    return false;
+  }
+  /**
+   * One round of every cell, each cell a turn of the runner; `only`: of one variant (a group);
+   * `cells`: only these cells (by their index in the round: a further look's undecided ones).
+   */
+  async runRound(r, block2, only, cells) {
+    const { names, compare: compare3, opts } = this.c;
+    const progress = this.progress;
+    const tag = (cells2) => block2 === void 0 ? cells2 : cells2.map((c4) => ({ ...c4, block: block2 }));
+    const planned = new Map(names.map((n) => [n, this.c.cellsOf(n, r.round)]));
+    for (let i = 0; i < this.c.perRound; i++) {
+      if (cells && !cells.has(i)) continue;
+      const turn = only ? [only] : r.turns[i];
+      const cellOf2 = (n) => planned.get(n)[i];
+      const first = cellOf2(this.c.control);
+      const who = compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192");
+      progress.start(
+        `${cellLabel({ ...first, variant: who })}${block2 === void 0 ? "" : ` block ${block2}`}`
+      );
+      await (only ? interleavedRunner : this.c.runner).run({
+        round: r.round,
+        turn,
+        cellOf: cellOf2,
+        benchOf: (n) => this.c.benchOf(n),
+        record: (cells2) => this.record(tag(cells2)),
+        signal: opts.signal,
+        log: opts.log
+      });
+      progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
+    }
+  }
+  /** Finished cells, written as they arrive; a failed one ends the comparison. */
+  async record(cells) {
+    this.c.result.cells.push(...cells);
+    await this.c.runDir.writeResult(this.c.result);
+    const failed = cells.find((c4) => c4.status === "failed");
+    if (failed) throw new RunError(failed.error ?? "a cell failed");
+  }
+  /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
+  decidedAt(round3) {
+    const maxRounds = this.c.compare.max_rounds ?? this.c.compare.rounds;
+    const look = this.c.schedule.looks.indexOf(round3);
+    if (look < 0 || round3 >= maxRounds) return false;
+    const open = this.c.judge(look).cells.filter((c4) => c4.verdict === "inconclusive").length;
+    if (open === 0) {
+      this.c.opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
+      return true;
+    }
+    this.c.opts.log(`after ${round3} rounds: ${open} judgement(s) still inconclusive`);
+    return false;
+  }
+};
+
 // action/src/pipeline/profile.ts
 import { readFile as readFile6, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join10, relative as relative3 } from "node:path";
@@ -69002,7 +69161,6 @@ function acceptedVerdict(v, by) {
 async function compareSpec(given, opts) {
   if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
-  if (opts.shard) process.env.TIPERF_SHARD = `${opts.shard.index}/${opts.shard.of}`;
   const built = await withSourceBuilds(given, opts);
   if (!built.variants)
     throw new InputError(
@@ -69025,8 +69183,9 @@ async function compareSpec(given, opts) {
   let verdict;
   try {
     await c4.openBenches();
-    await c4.runSchedule();
-    verdict = await c4.verdict();
+    const rounds = new ScheduleRun(c4);
+    await rounds.run();
+    verdict = await c4.verdict(rounds);
   } catch (e) {
     error3 = e;
   }
@@ -69096,16 +69255,15 @@ var Comparison = class {
   runDir;
   benches = [];
   runner = interleavedRunner;
-  progress;
-  roundsDone = 0;
-  restartSeconds = [];
   startedMeasuring = Date.now();
   /** Where a switch restarts servers: each variant runs a block's cells as a group (fresh instance). */
   grouped;
   /** Each look's share of the family's error rate: the design's looks, then compare.looks' further ones. */
   shares;
-  /** compare.looks: the judgements as the looks left them (undefined: the design's look alone). */
-  looked;
+  /** The target's plan: how its variants take turns, what its restarts are keyed by. */
+  get target() {
+    return this.started.plan;
+  }
   cellsOf(variant, round3) {
     const v = this.plan.all.find((x4) => x4.name === variant);
     return planCells(v.spec, variant, round3);
@@ -69178,153 +69336,11 @@ var Comparison = class {
     );
     return duet;
   }
-  /**
-   * The schedule's blocks (compare.blocks: instances as the unit): before each block after the
-   * first, every variant's server restarts (the schedule's order) and the warmup rounds run again
-   * on the fresh instances; warmup rounds (round 0 in the result) are never judged. Grouped
-   * switching runs each variant's rounds of a block as a group. Stops at a look where every
-   * judgement is decided.
-   */
-  async runSchedule() {
-    const { schedule, names, compare: compare3 } = this;
-    const secondsPerRound = this.cellsOf(this.control, 1).reduce((s2, c4) => s2 + cellSeconds(c4), 0) * (compare3.order === "duet" ? 1 : names.length);
-    const totalRounds = schedule.blocks.reduce((s2, b10) => s2 + b10.rounds.length, 0);
-    this.progress = new Progress(
-      this.perRound * totalRounds * (this.grouped ? names.length : 1),
-      secondsPerRound * totalRounds,
-      this.opts.log
-    );
-    let decided = false;
-    for (const sb of schedule.blocks) {
-      decided = await this.runBlock(sb);
-      if (decided) break;
-    }
-    if (!decided && schedule.further) await this.lookAgain(secondsPerRound);
-    await recordRestarts(timingKey(this.started.plan), this.restartSeconds);
-  }
-  /** compare.looks: the further looks, for the cells still undecided (pipeline/looks-run.ts). */
-  async lookAgain(secondsPerRound) {
-    const { opts } = this;
-    const keys4 = this.cellsOf(this.control, 1).map(
-      (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
-    );
-    this.looked = await lookAgain({
-      schedule: this.schedule,
-      names: this.names,
-      budget: this.compare.budget,
-      log: opts.log,
-      judge: (look) => this.judge(look),
-      keys: keys4,
-      secondsPerCellRound: () => {
-        const rounds = this.roundsDone + this.schedule.blocks.length * this.compare.warmup_rounds;
-        const measured = (Date.now() - this.startedMeasuring) / 1e3;
-        return (rounds > 0 ? measured / rounds : secondsPerRound) / this.perRound;
-      },
-      spentSeconds: () => (Date.now() - this.startedAt) / 1e3,
-      runBlock: async (sb, only) => {
-        const rounds = sb.rounds.length * only.size;
-        this.progress = new Progress(rounds, secondsPerRound / this.perRound * rounds, opts.log);
-        await this.restartFor(sb);
-        for (const r of sb.rounds) {
-          await this.runRound(r, sb.block, void 0, only);
-          if (r.round > 0) this.roundsDone = r.round;
-        }
-      }
-    });
-  }
-  /** Before a block after the first: every variant restarted in the schedule's order (its data again). */
-  async restartFor(sb) {
-    const { opts } = this;
-    for (const n of sb.restarts) {
-      const began = Date.now();
-      opts.log(`block ${sb.block}: ${n}: ${await this.benchOf(n).restart(opts.signal)}`);
-      this.restartSeconds.push((Date.now() - began) / 1e3);
-      if (sb.reload) {
-        await this.benchOf(n).reloadData(opts.signal);
-        opts.log(`block ${sb.block}: ${n}: data loaded again (compare.reload_data)`);
-      }
-    }
-  }
-  /** One block of the schedule; true when the comparison is decided and stops. */
-  async runBlock(sb) {
-    const { opts } = this;
-    const tag = this.compare.blocks > 1 ? sb.block : void 0;
-    const measured = sb.rounds.filter((r) => r.round > 0);
-    if (sb.groups) {
-      for (const n of sb.groups) {
-        const entered = await this.benchOf(n).enterGroup(opts.signal) ?? "in already";
-        opts.log(
-          `block ${sb.block}: ${n}: ${entered}; its cells as a group, rounds ${measured[0]?.round}\u2013${measured.at(-1)?.round}`
-        );
-        for (const r of sb.rounds) await this.runRound(r, tag, n);
-      }
-      this.roundsDone = measured.at(-1)?.round ?? this.roundsDone;
-      return this.decidedAt(this.roundsDone);
-    }
-    await this.restartFor(sb);
-    const wave = this.schedule.wave ? new Set(this.schedule.wave.cells) : void 0;
-    for (const r of sb.rounds) {
-      await this.runRound(r, tag, void 0, wave);
-      if (r.round === 0) continue;
-      this.roundsDone = r.round;
-      if (this.decidedAt(r.round)) return true;
-    }
-    return false;
-  }
-  /**
-   * One round of every cell, each cell a turn of the runner; `only`: of one variant (a group);
-   * `cells`: only these cells (by their index in the round: a further look's undecided ones).
-   */
-  async runRound(r, block2, only, cells) {
-    const { names, compare: compare3, opts } = this;
-    const progress = this.progress;
-    const tag = (cells2) => block2 === void 0 ? cells2 : cells2.map((c4) => ({ ...c4, block: block2 }));
-    const planned = new Map(names.map((n) => [n, this.cellsOf(n, r.round)]));
-    for (let i = 0; i < this.perRound; i++) {
-      if (cells && !cells.has(i)) continue;
-      const turn = only ? [only] : r.turns[i];
-      const cellOf2 = (n) => planned.get(n)[i];
-      const first = cellOf2(this.control);
-      const who = compare3.order === "duet" ? names.length === 2 ? "both" : "all" : turn.join("\u2192");
-      progress.start(
-        `${cellLabel({ ...first, variant: who })}${block2 === void 0 ? "" : ` block ${block2}`}`
-      );
-      await (only ? interleavedRunner : this.runner).run({
-        round: r.round,
-        turn,
-        cellOf: cellOf2,
-        benchOf: (n) => this.benchOf(n),
-        record: (cells2) => this.record(tag(cells2)),
-        signal: opts.signal,
-        log: opts.log
-      });
-      progress.finish(cellSeconds(first) * (compare3.order === "duet" || only ? 1 : names.length));
-    }
-  }
-  /** Finished cells, written as they arrive; a failed one ends the comparison. */
-  async record(cells) {
-    this.result.cells.push(...cells);
-    await this.runDir.writeResult(this.result);
-    const failed = cells.find((c4) => c4.status === "failed");
-    if (failed) throw new RunError(failed.error ?? "a cell failed");
-  }
-  /** At a look (compare.max_rounds): every judgement decided ends the comparison early. */
-  decidedAt(round3) {
-    const maxRounds = this.compare.max_rounds ?? this.compare.rounds;
-    const look = this.schedule.looks.indexOf(round3);
-    if (look < 0 || round3 >= maxRounds) return false;
-    const open = this.judge(look).cells.filter((c4) => c4.verdict === "inconclusive").length;
-    if (open === 0) {
-      this.opts.log(`every cell decided after ${round3} rounds: stopping early (max ${maxRounds})`);
-      return true;
-    }
-    this.opts.log(`after ${round3} rounds: ${open} judgement(s) still inconclusive`);
-    return false;
-  }
   /** The judgement of every cell, a regressed cell's profiles and their diff, read together. */
-  async verdict() {
+  async verdict(rounds) {
     const { opts, control, compare: compare3, started } = this;
-    const judged2 = this.looked ? lookedJudgement(this.looked) : this.judge();
+    const { looked, roundsDone } = rounds;
+    const judged2 = looked ? lookedJudgement(looked) : this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1e3;
     const profiles = await profileRegressions({
       cells: judged2.cells,
@@ -69345,7 +69361,7 @@ var Comparison = class {
       compare: compare3,
       judged: judged2,
       schedule: this.schedule,
-      roundsDone: this.roundsDone,
+      roundsDone,
       benchmarkSeconds,
       profiles,
       profileDiffs: await profileDiffs(profiles, control, this.runDir, opts.log),
@@ -69353,12 +69369,12 @@ var Comparison = class {
       ...this.grouped ? { groupedBy: started.plan.takesTurnsBy ?? "see the plan" } : {},
       ownInstances: started.plan.switching === "none",
       restartable: this.benches.every((b10) => b10.canRestart()),
-      ...this.looked ? {
+      ...looked ? {
         looks: {
-          taken: this.looked.taken,
-          max: this.looked.max,
+          taken: looked.taken,
+          max: looked.max,
           design: this.schedule.looks.length,
-          ...this.looked.stopped ? { stopped: this.looked.stopped } : {}
+          ...looked.stopped ? { stopped: looked.stopped } : {}
         }
       } : {}
     });

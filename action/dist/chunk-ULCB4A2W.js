@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-IT3EAII6.js";
+} from "./chunk-KZWDR4BK.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-3574RKWG.js";
 import "./chunk-3EADY6QU.js";

@@ -679,7 +679,7 @@ var AWS_EKS = {
     });
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./chunk-NLSPACYD.js");
+    const { removeRunByTag } = await import("./chunk-34KNHQIO.js");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -750,11 +750,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./chunk-NLSPACYD.js");
+    const { removeRunByTag } = await import("./chunk-34KNHQIO.js");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-NLSPACYD.js");
+    const { reapAws } = await import("./chunk-34KNHQIO.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -1266,10 +1266,9 @@ function lastLines(text, n = 8) {
 function pullRequest(env = process.env) {
   return /^refs\/pull\/(\d+)\//.exec(env.GITHUB_REF ?? "")?.[1];
 }
-function stackName(profile, env = process.env) {
+function stackName(profile, shard, env = process.env) {
   const pr = pullRequest(env);
   const scope = pr ? `pr${pr}` : (env.GITHUB_REF_NAME ?? "local").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "local";
-  const shard = /^(\d+)\/\d+$/.exec(env.TIPERF_SHARD ?? "")?.[1];
   return `tiperf-${profile.name}-${scope}${shard ? `-shard${shard}` : ""}`;
 }
 var stackOptions = (s, log, program) => {
@@ -1299,7 +1298,7 @@ function tagsNow(settings, runId) {
 }
 function stackRecord(o) {
   return {
-    name: stackName(o.ask),
+    name: stackName(o.ask, o.shard),
     backend: o.ask.settings.backend ?? `file://${join3(o.dir, "state")}`,
     workDir: join3(o.dir, "workspace"),
     provider: o.provider,
@@ -1326,7 +1325,14 @@ async function provisionCluster(o) {
   await writePrivateKey(identityFile, key);
   const sshCidr = await kind.runnerCidr(settings);
   const tags = tagsNow(settings, o.runId);
-  const rec = stackRecord({ ask, dir, provider: o.provider, runId: o.runId, forget: o.forget });
+  const rec = stackRecord({
+    ask,
+    dir,
+    provider: o.provider,
+    runId: o.runId,
+    forget: o.forget,
+    ...o.shard ? { shard: o.shard } : {}
+  });
   log(
     `cloud: ${o.provider} ${settings.region}: stack ${rec.name}, SSH admitted from ${sshCidr}, expires ${tags["tiperf:expires-at"]}`
   );
