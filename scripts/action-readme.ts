@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
-import { usageText } from "../action/src/commands.ts";
+import { usageText } from "../action/src/cli/commands.ts";
 
 interface Field {
   description?: string;
@@ -42,8 +42,8 @@ function between(text: string, start: string, end: string, body: string): string
   return `${text.slice(0, a + start.length)}\n${body}\n${text.slice(b)}`;
 }
 
-// The CLI block: the same command table `tiperf help` prints (action/src/commands.ts).
-const CLI_START = "<!-- cli-usage: generated from action/src/commands.ts by scripts/action-readme.ts -->";
+// The CLI block: the same command table `tiperf help` prints (action/src/cli/commands.ts).
+const CLI_START = "<!-- cli-usage: generated from action/src/cli/commands.ts by scripts/action-readme.ts -->";
 const CLI_END = "<!-- /cli-usage -->";
 
 /** A doc with one generated part replaced, as biome formats markdown (padded tables). */

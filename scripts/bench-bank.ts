@@ -27,9 +27,9 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
+import { OUTSIDE_GAP_PCT } from "../action/src/bench/duet-reruns.ts";
+import { compareSpec } from "../action/src/commands/compare/index.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
-import { compareSpec } from "../action/src/pipeline/compare.ts";
-import { OUTSIDE_GAP_PCT } from "../action/src/pipeline/duet-reruns.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import type { Result } from "../action/src/result/model.ts";
 import { readResult } from "../action/src/result/store.ts";
@@ -199,7 +199,7 @@ function roundsByBlock(result: Result, workload: string, blocks: number): Round[
     const h = at("head");
     const bv = b?.metrics.tps?.value;
     const hv = h?.metrics.tps?.value;
-    // duet: the outside CPU use each pair met, and the re-runs it caused (pipeline/duet.ts)
+    // duet: the outside CPU use each pair met, and the re-runs it caused (bench/duet.ts)
     const outside =
       b?.outside_cpu_pct !== undefined && h?.outside_cpu_pct !== undefined
         ? { outside_cpu_pct: [b.outside_cpu_pct, h.outside_cpu_pct] }

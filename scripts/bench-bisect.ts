@@ -14,9 +14,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { bisectSpec } from "../action/src/commands/bisect/index.ts";
 import { roundWaits } from "../action/src/compare/bisection.ts";
 import { installSignalTeardown, teardownAll } from "../action/src/lifecycle/teardown.ts";
-import { bisectSpec } from "../action/src/pipeline/bisect.ts";
 import { hostFacts } from "../action/src/result/host.ts";
 import { parseTolerance } from "../action/src/specfile/prepare.ts";
 

@@ -39,7 +39,8 @@ export function functionSizes(file: string): { name: string; lines: number; kind
       ts.forEachChild(node, (c) => visit(c, full));
       return;
     }
-    const cls = ts.isClassDeclaration(node) || ts.isClassExpression(node) ? node.name?.getText(src) : undefined;
+    const cls =
+      ts.isClassDeclaration(node) || ts.isClassExpression(node) ? node.name?.getText(src) : undefined;
     if (cls) out.push({ name: `class ${cls}`, lines: length(node), kind: "class" });
     ts.forEachChild(node, (c) => visit(c, cls ?? owner));
   };
@@ -66,8 +67,7 @@ export function overLimit(root = "."): Record<string, number> {
 /** What breaks the rule, each with what to do: every entry of overLimit. */
 export function violations(now: Record<string, number>): string[] {
   return Object.entries(now).map(([k, n]) => {
-    if (k.includes(":class "))
-      return `${k}: ${n} lines (over ${CLASS_LIMIT}): cut the class along its jobs`;
+    if (k.includes(":class ")) return `${k}: ${n} lines (over ${CLASS_LIMIT}): cut the class along its jobs`;
     return k.includes(":")
       ? `${k}: ${n} lines (over ${LIMIT}): split it into named steps`
       : `${k}: ${n} lines (over ${FILE_LIMIT}): cut it along its jobs into files of their own`;

@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-AW6O3HX3.js";
+} from "./chunk-VTK6J4GK.js";
 import {
   reapLedger
-} from "./chunk-BEWEZUX5.js";
+} from "./chunk-ZEQT5IRF.js";
 import {
   EXPIRES,
   KubeClient,
@@ -82,7 +82,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-4UWMZXBO.js";
+} from "./chunk-N5B2K3Y4.js";
 import {
   CLOUDS,
   Interrupted,
@@ -107,37 +107,121 @@ import {
   __toESM
 } from "./chunk-3EADY6QU.js";
 
-// action/src/cloud/leftovers.ts
-var REAP_FORMAT = "tiperf.reap";
-function readReapReport(file) {
-  return readReport(
-    file,
-    REAP_FORMAT,
-    (r) => Array.isArray(r.overdue) && typeof r.region === "string" ? void 0 : "region and overdue"
-  );
+// action/src/cli/args.ts
+import { parseArgs } from "node:util";
+var log = (line) => process.stderr.write(`${maskSecrets(line)}
+`);
+function flags(command, args, options) {
+  const joined = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    const name = a.startsWith("--") ? a.slice(2) : "";
+    const next = args[i + 1];
+    if (options[name]?.type === "string" && next?.startsWith("-") && !next.startsWith("--")) {
+      joined.push(`${a}=${next}`);
+      i++;
+    } else joined.push(a);
+  }
+  try {
+    return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
+  } catch (e) {
+    const allowed = Object.keys(options).map((k) => `--${k}`).join(", ");
+    throw new InputError(
+      `tiperf ${command}: ${parseError(e, options)} (allowed: ${allowed || "none"})`
+    );
+  }
 }
-function leftoversTitle(r) {
-  return `tiperf: ${r.overdue.length} cloud resource${r.overdue.length === 1 ? "" : "s"} alive past twice their ttl in ${r.region}`;
+function parseError(e, options) {
+  const first = e.message.split("\n")[0] ?? "";
+  const given = /'(-[^' =]+)/.exec(first)?.[1];
+  if (!given) return first;
+  const known = options[given.replace(/^-+/, "")] ?? Object.values(options).find((o) => `-${o.short}` === given);
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) return `unknown flag ${given}`;
+  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
+    return known.type === "string" ? `${given} needs a value` : `${given} takes no value (it is a switch)`;
+  return first;
 }
-function leftoversMarkdown(r) {
-  const lines = [
-    `The hourly reaper found ${r.overdue.length} resource${r.overdue.length === 1 ? "" : "s"} in ${r.region} tagged by tiperf runs and still alive past twice their time to live${r.dryRun ? " (the reaper runs as a dry run: it lists, it does not delete)" : ""}.`,
-    "",
-    "| kind | id | tiperf:run-id | created | expired at |",
-    "|---|---|---|---|---|",
-    ...r.overdue.map(
-      (f) => `| ${f.kind} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`
-    ),
-    "",
-    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
-    "",
-    `To delete what has expired: \`tiperf reap --cloud ${r.cloud ?? "aws"} --region ${r.region}\` (add \`--dry-run\` to list only).`
-  ];
-  return `${lines.join("\n")}
-`;
+function required(command, name, value) {
+  if (typeof value !== "string" || value === "")
+    throw new InputError(`tiperf ${command}: --${name} is required`);
+  return value;
+}
+function specSource(command, values) {
+  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
+  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
+    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
+  if (str("base-ref") && builds.length)
+    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
+  const profile2 = str("profile");
+  return prepareSpec({
+    spec: required(command, "spec", values.spec),
+    baseRef: str("base-ref"),
+    headRef: str("head-ref"),
+    baseConfig: str("base-config"),
+    headConfig: str("head-config"),
+    baseVersion: str("base-version"),
+    headVersion: str("head-version"),
+    baseBinpath: str("base-binpath"),
+    headBinpath: str("head-binpath"),
+    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    toleranceFrom: "--tolerance",
+    compare: compareOverrides(
+      (k) => str(k),
+      (k) => `--${k}`
+    )
+  }).then((loaded) => profile2 ? { ...loaded, profile: profile2 } : loaded);
+}
+async function writeJson(file, value) {
+  if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}
+`);
+}
+function confidenceFlag(command, value) {
+  if (value === void 0) return 0.95;
+  const c = Number(value);
+  if (!(c > 0.5 && c < 1))
+    throw new InputError(
+      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`
+    );
+  return c;
+}
+function onePositional(command, positionals, what) {
+  const [file, extra] = positionals;
+  if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
+  return file;
+}
+function seconds(command, flag, value, fallbackMs) {
+  if (value === void 0) return fallbackMs;
+  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
+  const ms = m ? Number(m[1]) * { ms: 1, s: 1e3, m: 6e4 }[m[2]] : Number.NaN;
+  if (!(ms > 0))
+    throw new InputError(
+      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`
+    );
+  return ms;
+}
+function deadlines(command, values) {
+  return {
+    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
+    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs)
+  };
+}
+function githubToken(command) {
+  const token = process.env.GITHUB_TOKEN;
+  if (!token)
+    throw new InputError(
+      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`
+    );
+  return token;
+}
+function maxAge(value) {
+  const ms = parseAge(value);
+  if (ms === void 0)
+    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
+  return ms;
 }
 
-// action/src/commands.ts
+// action/src/cli/commands.ts
 var DEADLINES = {
   timeout: { type: "string", value: "30s" },
   deadline: { type: "string", value: "3m" }
@@ -503,6 +587,36 @@ function usageText() {
     "fail), 2 bad input, 3 a run failed, 130/143 interrupted."
   );
   return lines.join("\n");
+}
+
+// action/src/cloud/leftovers.ts
+var REAP_FORMAT = "tiperf.reap";
+function readReapReport(file) {
+  return readReport(
+    file,
+    REAP_FORMAT,
+    (r) => Array.isArray(r.overdue) && typeof r.region === "string" ? void 0 : "region and overdue"
+  );
+}
+function leftoversTitle(r) {
+  return `tiperf: ${r.overdue.length} cloud resource${r.overdue.length === 1 ? "" : "s"} alive past twice their ttl in ${r.region}`;
+}
+function leftoversMarkdown(r) {
+  const lines = [
+    `The hourly reaper found ${r.overdue.length} resource${r.overdue.length === 1 ? "" : "s"} in ${r.region} tagged by tiperf runs and still alive past twice their time to live${r.dryRun ? " (the reaper runs as a dry run: it lists, it does not delete)" : ""}.`,
+    "",
+    "| kind | id | tiperf:run-id | created | expired at |",
+    "|---|---|---|---|---|",
+    ...r.overdue.map(
+      (f) => `| ${f.kind} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`
+    ),
+    "",
+    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
+    "",
+    `To delete what has expired: \`tiperf reap --cloud ${r.cloud ?? "aws"} --region ${r.region}\` (add \`--dry-run\` to list only).`
+  ];
+  return `${lines.join("\n")}
+`;
 }
 
 // action/src/compare/bisection.ts
@@ -1298,121 +1412,7 @@ function bisectIssue(r) {
   return { title: bisectTitle(r), body: bisectMarkdown(r) };
 }
 
-// action/src/cli/args.ts
-import { parseArgs } from "node:util";
-var log = (line) => process.stderr.write(`${maskSecrets(line)}
-`);
-function flags(command, args, options) {
-  const joined = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    const name = a.startsWith("--") ? a.slice(2) : "";
-    const next = args[i + 1];
-    if (options[name]?.type === "string" && next?.startsWith("-") && !next.startsWith("--")) {
-      joined.push(`${a}=${next}`);
-      i++;
-    } else joined.push(a);
-  }
-  try {
-    return parseArgs({ args: joined, options, allowPositionals: true, strict: true });
-  } catch (e) {
-    const allowed = Object.keys(options).map((k) => `--${k}`).join(", ");
-    throw new InputError(
-      `tiperf ${command}: ${parseError(e, options)} (allowed: ${allowed || "none"})`
-    );
-  }
-}
-function parseError(e, options) {
-  const first = e.message.split("\n")[0] ?? "";
-  const given = /'(-[^' =]+)/.exec(first)?.[1];
-  if (!given) return first;
-  const known = options[given.replace(/^-+/, "")] ?? Object.values(options).find((o) => `-${o.short}` === given);
-  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) return `unknown flag ${given}`;
-  if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
-    return known.type === "string" ? `${given} needs a value` : `${given} takes no value (it is a switch)`;
-  return first;
-}
-function required(command, name, value) {
-  if (typeof value !== "string" || value === "")
-    throw new InputError(`tiperf ${command}: --${name} is required`);
-  return value;
-}
-function specSource(command, values) {
-  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
-  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
-    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
-  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
-  if (str("base-ref") && builds.length)
-    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
-  const profile2 = str("profile");
-  return prepareSpec({
-    spec: required(command, "spec", values.spec),
-    baseRef: str("base-ref"),
-    headRef: str("head-ref"),
-    baseConfig: str("base-config"),
-    headConfig: str("head-config"),
-    baseVersion: str("base-version"),
-    headVersion: str("head-version"),
-    baseBinpath: str("base-binpath"),
-    headBinpath: str("head-binpath"),
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-    toleranceFrom: "--tolerance",
-    compare: compareOverrides(
-      (k) => str(k),
-      (k) => `--${k}`
-    )
-  }).then((loaded) => profile2 ? { ...loaded, profile: profile2 } : loaded);
-}
-async function writeJson(file, value) {
-  if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}
-`);
-}
-function confidenceFlag(command, value) {
-  if (value === void 0) return 0.95;
-  const c = Number(value);
-  if (!(c > 0.5 && c < 1))
-    throw new InputError(
-      `tiperf ${command}: --confidence must be a number in (0.5, 1), like 0.95 (got ${value})`
-    );
-  return c;
-}
-function onePositional(command, positionals, what) {
-  const [file, extra] = positionals;
-  if (!file || extra) throw new InputError(`tiperf ${command}: give exactly one ${what}`);
-  return file;
-}
-function seconds(command, flag, value, fallbackMs) {
-  if (value === void 0) return fallbackMs;
-  const m = /^(\d+)(ms|s|m)$/.exec(String(value));
-  const ms = m ? Number(m[1]) * { ms: 1, s: 1e3, m: 6e4 }[m[2]] : Number.NaN;
-  if (!(ms > 0))
-    throw new InputError(
-      `tiperf ${command}: --${flag} must be a duration like 500ms, 30s or 3m (got ${value})`
-    );
-  return ms;
-}
-function deadlines(command, values) {
-  return {
-    requestMs: seconds(command, "timeout", values.timeout, DEFAULT_DEADLINES.requestMs),
-    overallMs: seconds(command, "deadline", values.deadline, DEFAULT_DEADLINES.overallMs)
-  };
-}
-function githubToken(command) {
-  const token = process.env.GITHUB_TOKEN;
-  if (!token)
-    throw new InputError(
-      `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`
-    );
-  return token;
-}
-function maxAge(value) {
-  const ms = parseAge(value);
-  if (ms === void 0)
-    throw new InputError(`tiperf reap: --max-age must be like 90m, 3h or 2d (got ${value})`);
-  return ms;
-}
-
-// action/src/cli/alarm.ts
+// action/src/commands/alarm/cli.ts
 async function cmdAlarm(args) {
   const { values, positionals } = flags("alarm", args, parseOptions("alarm"));
   const file = onePositional("alarm", positionals, "VERDICT_JSON file (or a reap report)");
@@ -1479,7 +1479,7 @@ async function cmdAlarm(args) {
   return EXIT.ok;
 }
 
-// action/src/cli/baseline.ts
+// action/src/commands/baseline/cli.ts
 async function cmdBaseline(args) {
   const { values, positionals } = flags("baseline", args, parseOptions("baseline"));
   const [action, ...rest] = positionals;
@@ -1497,10 +1497,10 @@ async function cmdBaseline(args) {
   return EXIT.ok;
 }
 
-// action/src/cli/bisect.ts
+// action/src/commands/bisect/cli.ts
 import { existsSync, statSync as statSync2 } from "node:fs";
 
-// action/src/pipeline/bisect.ts
+// action/src/commands/bisect/index.ts
 import { mkdirSync } from "node:fs";
 import { basename as basename2, dirname as dirname3, join as join5, relative as relative2 } from "node:path";
 
@@ -1519,7 +1519,7 @@ function stepConfidence(familyConfidence, measurements) {
   return 1 - (1 - familyConfidence) / measurements;
 }
 
-// action/src/pipeline/bisect-range.ts
+// action/src/commands/bisect/range.ts
 import { randomBytes } from "node:crypto";
 import { dirname as dirname2, join as join3, resolve } from "node:path";
 async function commitOf(repo, ref, flag) {
@@ -1599,7 +1599,7 @@ async function rangeOf(o) {
 }
 var looksRule = (r) => (r.current.variants?.compare.looks ?? r.current.spec.compare?.looks ?? 1) > 1;
 
-// action/src/pipeline/bisect-notes.ts
+// action/src/commands/bisect/notes.ts
 function roundsNote(report, width, rounds, spread) {
   const { alone, atOnce } = roundWaits(report.steps);
   if (spread)
@@ -1649,7 +1649,7 @@ function closingNotes(report, r, width, found, spread = false) {
   return notes;
 }
 
-// action/src/pipeline/bisect-report.ts
+// action/src/commands/bisect/report.ts
 function startReport(o, r, width) {
   const n = r.commits.length - 1;
   return {
@@ -1704,7 +1704,7 @@ function settleReport(report, r, width, found, spread) {
   report.notes.push(...closingNotes(report, r, width, found, spread));
 }
 
-// action/src/pipeline/bisect-rounds.ts
+// action/src/commands/bisect/rounds.ts
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join as join4 } from "node:path";
 function pinnedRefs(dir, good, bad) {
@@ -1896,7 +1896,7 @@ function pinRounds(o, share) {
   return { ...o, ...pinned, rounds: { ...share, refs: { good: o.good, bad: o.bad } } };
 }
 
-// action/src/pipeline/bisect-step.ts
+// action/src/commands/bisect/step.ts
 import { relative, resolve as resolve2 } from "node:path";
 function remeasureCompare(given, spec, attempt) {
   if (attempt === 0) return given;
@@ -1981,7 +1981,7 @@ async function composeStep(o, r, { candidate, against, attempt }, watched, judge
   return o.profile ? { ...step, profile: o.profile } : step;
 }
 
-// action/src/pipeline/bisect.ts
+// action/src/commands/bisect/index.ts
 async function bisectSpec(o) {
   if (o.rounds) {
     const pinned = pinRounds(o, o.rounds);
@@ -2213,7 +2213,7 @@ ${plan.refusals.join("\n")}`);
   }
 };
 
-// action/src/cli/bisect.ts
+// action/src/commands/bisect/cli.ts
 async function changesRange(file, given, spec, loaded) {
   if (given.good || given.bad || given.only)
     throw new InputError(
@@ -2349,7 +2349,7 @@ ${outcome.leg.ended ? "ended\n" : ""}`
   return outcome.exitCode;
 }
 
-// action/src/pipeline/calibrate.ts
+// action/src/commands/calibrate/index.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { readFile as readFile3, writeFile } from "node:fs/promises";
 
@@ -2398,7 +2398,7 @@ ${indent([...kept, block].join("\n"), 2)}`;
 ${text.slice(end)}`;
 }
 
-// action/src/pipeline/calibrate.ts
+// action/src/commands/calibrate/index.ts
 function calibrationSpec(file, raw) {
   const { variants, compare, ...rest } = raw;
   const own = variants ?? {};
@@ -2476,7 +2476,7 @@ function aaOf(result, loaded, file) {
     );
 }
 
-// action/src/cli/calibrate.ts
+// action/src/commands/calibrate/cli.ts
 async function cmdCalibrate(args, signal) {
   const { values, positionals } = flags("calibrate", args, parseOptions("calibrate"));
   if (positionals.length > 0) throw new InputError(`tiperf calibrate: unexpected argument ${positionals[0]}`);
@@ -2493,7 +2493,7 @@ async function cmdCalibrate(args, signal) {
   return EXIT.ok;
 }
 
-// action/src/cli/comment.ts
+// action/src/commands/comment/cli.ts
 async function cmdComment(args) {
   const { values, positionals } = flags("comment", args, parseOptions("comment"));
   const verdictFile = onePositional("comment", positionals, "VERDICT_JSON file");
@@ -2514,7 +2514,7 @@ async function cmdComment(args) {
   return EXIT.ok;
 }
 
-// action/src/cli/compare.ts
+// action/src/commands/compare/cli.ts
 async function cmdCompare(args, signal) {
   const { values, positionals } = flags("compare", args, parseOptions("compare"));
   if (positionals.length > 0)
@@ -2549,7 +2549,7 @@ async function cmdCompare(args, signal) {
   return outcome.exitCode;
 }
 
-// action/src/cli/diff.ts
+// action/src/commands/diff/cli.ts
 import { existsSync as existsSync2, realpathSync } from "node:fs";
 async function cmdDiff(args) {
   const { values, positionals } = flags("diff", args, parseOptions("diff"));
@@ -2635,7 +2635,7 @@ function gabEntries(result, better, variant) {
   return out;
 }
 
-// action/src/cli/export.ts
+// action/src/commands/export/cli.ts
 async function cmdExport(args) {
   const { values, positionals } = flags("export", args, parseOptions("export"));
   const [format, ...rest] = positionals;
@@ -2763,7 +2763,7 @@ function historyHtml(r) {
 `;
 }
 
-// action/src/cli/history.ts
+// action/src/commands/history/cli.ts
 async function cmdHistory(args) {
   const { values, positionals } = flags("history", args, parseOptions("history"));
   const [action, ...rest] = positionals;
@@ -2839,7 +2839,7 @@ async function markAcceptedIn(report, value) {
     );
 }
 
-// action/src/cli/init.ts
+// action/src/commands/init/cli.ts
 import { existsSync as existsSync4 } from "node:fs";
 
 // action/src/init/index.ts
@@ -2986,7 +2986,7 @@ results/
   return true;
 }
 
-// action/src/cli/init.ts
+// action/src/commands/init/cli.ts
 async function cmdInit(args) {
   const { values, positionals } = flags("init", args, parseOptions("init"));
   if (positionals.length)
@@ -3000,7 +3000,7 @@ async function cmdInit(args) {
   return EXIT.ok;
 }
 
-// action/src/cli/merge.ts
+// action/src/commands/merge/cli.ts
 import { basename as basename3, dirname as dirname5, join as join7 } from "node:path";
 async function cmdMerge(args) {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
@@ -3059,7 +3059,7 @@ async function mergeRuns(parts, outDir, values) {
   return outcome.exitCode;
 }
 
-// action/src/cli/parse.ts
+// action/src/commands/parse/cli.ts
 import { readFile as readFile4 } from "node:fs/promises";
 async function cmdParse(args) {
   const { positionals } = flags("parse", args, parseOptions("parse"));
@@ -3089,7 +3089,7 @@ async function cmdParse(args) {
   return EXIT.ok;
 }
 
-// action/src/cli/plan.ts
+// action/src/commands/plan/cli.ts
 import { readFile as readFile5 } from "node:fs/promises";
 async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
@@ -3177,7 +3177,7 @@ async function uncommittedSpec(values) {
   ];
 }
 
-// action/src/cli/pull-request.ts
+// action/src/commands/pull-request/cli.ts
 import { readFile as readFile6 } from "node:fs/promises";
 async function cmdPullRequest(args) {
   const { values, positionals } = flags("pull-request", args, parseOptions("pull-request"));
@@ -3254,7 +3254,7 @@ async function reapKubernetes(o) {
   return report;
 }
 
-// action/src/cli/reap.ts
+// action/src/commands/reap/cli.ts
 async function cmdReap(args) {
   const { values, positionals } = flags("reap", args, parseOptions("reap"));
   if (positionals.length > 0) throw new InputError(`tiperf reap: unexpected argument ${positionals[0]}`);
@@ -3326,7 +3326,7 @@ async function reapCloud(values) {
   return report.failed.length > 0 ? EXIT.runFailed : EXIT.ok;
 }
 
-// action/src/cli/report.ts
+// action/src/commands/report/cli.ts
 import { existsSync as existsSync5 } from "node:fs";
 async function historyOfSpec(file, spec) {
   const changes = await readChangePoints(file);
@@ -3370,7 +3370,7 @@ async function cmdReport(args) {
   return EXIT.ok;
 }
 
-// action/src/cli/run.ts
+// action/src/commands/run/cli.ts
 async function cmdRun(args, signal) {
   const { values, positionals } = flags("run", args, parseOptions("run"));
   if (positionals.length > 0)

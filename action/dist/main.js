@@ -21,7 +21,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-AW6O3HX3.js";
+} from "./chunk-VTK6J4GK.js";
 import {
   getInput,
   info,
@@ -34,7 +34,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-4UWMZXBO.js";
+} from "./chunk-N5B2K3Y4.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-BEWEZUX5.js";
+} from "./chunk-ZEQT5IRF.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-4UWMZXBO.js";
+import "./chunk-N5B2K3Y4.js";
 import {
   ledgerDir
 } from "./chunk-KZWDR4BK.js";

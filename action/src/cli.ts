@@ -1,26 +1,26 @@
 // tiperf's command line, one of the two doors to the pipeline (the Action is the other): this file
 // reads the command and hands its arguments to that command's runner in cli/<command>.ts; the
-// command table (flags, synopses, help) is commands.ts.
+// command table (flags, synopses, help) is cli/commands.ts.
 
-import { cmdAlarm } from "./cli/alarm.ts";
 import { log } from "./cli/args.ts";
-import { cmdBaseline } from "./cli/baseline.ts";
-import { cmdBisect } from "./cli/bisect.ts";
-import { cmdCalibrate } from "./cli/calibrate.ts";
-import { cmdComment } from "./cli/comment.ts";
-import { cmdCompare } from "./cli/compare.ts";
-import { cmdDiff } from "./cli/diff.ts";
-import { cmdExport } from "./cli/export.ts";
-import { cmdHistory } from "./cli/history.ts";
-import { cmdInit } from "./cli/init.ts";
-import { cmdMerge } from "./cli/merge.ts";
-import { cmdParse } from "./cli/parse.ts";
-import { cmdPlan } from "./cli/plan.ts";
-import { cmdPullRequest } from "./cli/pull-request.ts";
-import { cmdReap } from "./cli/reap.ts";
-import { cmdReport } from "./cli/report.ts";
-import { cmdRun } from "./cli/run.ts";
-import { COMMANDS, commandUsage, usageText } from "./commands.ts";
+import { COMMANDS, commandUsage, usageText } from "./cli/commands.ts";
+import { cmdAlarm } from "./commands/alarm/cli.ts";
+import { cmdBaseline } from "./commands/baseline/cli.ts";
+import { cmdBisect } from "./commands/bisect/cli.ts";
+import { cmdCalibrate } from "./commands/calibrate/cli.ts";
+import { cmdComment } from "./commands/comment/cli.ts";
+import { cmdCompare } from "./commands/compare/cli.ts";
+import { cmdDiff } from "./commands/diff/cli.ts";
+import { cmdExport } from "./commands/export/cli.ts";
+import { cmdHistory } from "./commands/history/cli.ts";
+import { cmdInit } from "./commands/init/cli.ts";
+import { cmdMerge } from "./commands/merge/cli.ts";
+import { cmdParse } from "./commands/parse/cli.ts";
+import { cmdPlan } from "./commands/plan/cli.ts";
+import { cmdPullRequest } from "./commands/pull-request/cli.ts";
+import { cmdReap } from "./commands/reap/cli.ts";
+import { cmdReport } from "./commands/report/cli.ts";
+import { cmdRun } from "./commands/run/cli.ts";
 import { EXIT, errnoText, InputError, TiperfError } from "./errors.ts";
 import {
   Interrupted,
@@ -28,7 +28,7 @@ import {
   installSignalTeardown,
   teardownAll,
 } from "./lifecycle/teardown.ts";
-import { TIPERF_VERSION } from "./pipeline/run.ts";
+import { TIPERF_VERSION } from "./version.ts";
 
 /** One line for an error: a file-system error by its path and errno, a bug with its stack. */
 function describeError(e: unknown): string {

@@ -40,8 +40,8 @@ import {
   ListRolesCommand,
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
-import { type AwsReapReport, reapAws } from "../../action/src/cloud/aws/leftovers.ts";
 import { client, findTagged, KINDS } from "../../action/src/cloud/aws/found.ts";
+import { type AwsReapReport, reapAws } from "../../action/src/cloud/aws/leftovers.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
 import { type Moto, startMoto } from "../helpers/moto.ts";

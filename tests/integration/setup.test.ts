@@ -133,7 +133,7 @@ describe("scripts/release.sh", () => {
     const next = version.replace(/\d+$/, (p) => String(Number(p) + 1));
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
     writeFileSync(join(dir, "package.json"), `${JSON.stringify({ ...pkg, version: next }, null, 2)}\n`);
-    const run = join(dir, "action/src/pipeline/run.ts");
+    const run = join(dir, "action/src/version.ts");
     writeFileSync(run, readFileSync(run, "utf8").replace(`"${version}"`, `"${next}"`));
     execFileSync("git", ["commit", "-qam", "next version, dist not rebuilt"], { cwd: dir });
     const stale = release(dir, `v${next}`);

@@ -78,7 +78,7 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
   ];
   const byKey = new Map(all.filter((st) => st.key).map((st) => [st.key, st]));
   assert.ok(executed.length > 0, "the run recorded the steps it carried out");
-  // the load tools' steps and tiperf's database statements (pipeline/load-steps.ts): the plan shows
+  // the load tools' steps and tiperf's database statements (bench/load-steps.ts): the plan shows
   // each once where variants' words agree, a port picked at start as <port>
   const loadTool = (key: string | undefined) =>
     /^(database|tables|data|cleanup|drop|warmup|run):/.test(key ?? "");

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { readInputs } from "../../action/src/action/inputs.ts";
+import { acceptedVerdict, exitCodeOf } from "../../action/src/commands/compare/verdict.ts";
 import { VerdictSchema } from "../../action/src/compare/verdict.ts";
 import { acceptanceFor } from "../../action/src/history/accepted.ts";
-import { acceptedVerdict, exitCodeOf } from "../../action/src/pipeline/verdict.ts";
 import { parseLogin } from "../../action/src/publish/names.ts";
 import { acceptedRecord } from "../../action/src/report/accepted-marker.ts";
 import { commentMarkdown } from "../../action/src/report/comment.ts";

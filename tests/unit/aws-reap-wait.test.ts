@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { waitEksGone } from "../../action/src/cloud/aws/delete.ts";
-import { type Found } from "../../action/src/cloud/aws/found.ts";
+import type { Found } from "../../action/src/cloud/aws/found.ts";
 
 const found = (kind: Found["kind"], id: string, name?: string): Found => ({
   kind,

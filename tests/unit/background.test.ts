@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
+import { noiseFromResult } from "../../action/src/bench/noise-measured.ts";
 import {
   pooledBackground,
   withCounterMetrics,
@@ -15,7 +16,6 @@ import { alphaPerCell } from "../../action/src/compare/judge-results.ts";
 import { judgeCell, pairedSamples } from "../../action/src/compare/samples.ts";
 import { whatMoved } from "../../action/src/compare/what-moved.ts";
 import { costOf } from "../../action/src/observe/cost.ts";
-import { noiseFromResult } from "../../action/src/pipeline/noise-measured.ts";
 import type { Cell, Result } from "../../action/src/result/model.ts";
 import { specOfValue } from "../../action/src/specfile/load.ts";
 import { fixture } from "../helpers/paths.ts";

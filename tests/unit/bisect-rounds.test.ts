@@ -2,6 +2,15 @@ import assert from "node:assert/strict";
 import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import type { Range } from "../../action/src/commands/bisect/range.ts";
+import {
+  type BisectOutcome,
+  checkRecorded,
+  pinRounds,
+  type RoundShare,
+  type SpreadSearch,
+  spreadSearch,
+} from "../../action/src/commands/bisect/rounds.ts";
 import {
   type BisectReport,
   BisectReportSchema,
@@ -10,15 +19,6 @@ import {
   type StepKind,
 } from "../../action/src/compare/bisection.ts";
 import { InputError } from "../../action/src/errors.ts";
-import type { Range } from "../../action/src/pipeline/bisect-range.ts";
-import {
-  type BisectOutcome,
-  checkRecorded,
-  pinRounds,
-  type RoundShare,
-  type SpreadSearch,
-  spreadSearch,
-} from "../../action/src/pipeline/bisect-rounds.ts";
 import { tempDir } from "../helpers/real.ts";
 
 const sha = (i: number) => i.toString(16).padStart(40, "0");

@@ -3,6 +3,8 @@ import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { bisectSpec } from "../../action/src/commands/bisect/index.ts";
+import { remeasureCompare, sourceStep } from "../../action/src/commands/bisect/step.ts";
 import {
   looksWithin,
   maxMeasurements,
@@ -25,8 +27,6 @@ import {
   stepKind,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
-import { bisectSpec } from "../../action/src/pipeline/bisect.ts";
-import { remeasureCompare, sourceStep } from "../../action/src/pipeline/bisect-step.ts";
 import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { narrowSpec, prepareSpec } from "../../action/src/specfile/prepare.ts";

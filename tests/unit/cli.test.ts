@@ -4,10 +4,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { readInputs } from "../../action/src/action/inputs.ts";
-import { COMMANDS, synopsis, usageText } from "../../action/src/commands.ts";
-import { planRun } from "../../action/src/pipeline/plan.ts";
-import { TIPERF_VERSION } from "../../action/src/pipeline/run.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
+import { COMMANDS, synopsis, usageText } from "../../action/src/cli/commands.ts";
 import { prepareSpec } from "../../action/src/specfile/prepare.ts";
+import { TIPERF_VERSION } from "../../action/src/version.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli } from "../helpers/real.ts";
 

@@ -2,6 +2,12 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { describe, test } from "node:test";
 import { provenance } from "../../action/src/action/steps.ts";
+import {
+  balancedOrders,
+  interleavedOrder,
+  lookRounds,
+  williamsRows,
+} from "../../action/src/bench/schedule.ts";
 import { judgeShift, overallVerdict, samplesNeeded } from "../../action/src/compare/judge.ts";
 import { alphaPerCell, judgeStored } from "../../action/src/compare/judge-results.ts";
 import { centres, judgeCell } from "../../action/src/compare/samples.ts";
@@ -18,12 +24,6 @@ import {
   welchLogShift,
   winsorize,
 } from "../../action/src/compare/stats.ts";
-import {
-  balancedOrders,
-  interleavedOrder,
-  lookRounds,
-  williamsRows,
-} from "../../action/src/pipeline/schedule.ts";
 import { commentMarkdown } from "../../action/src/report/comment.ts";
 import { inconclusiveLines } from "../../action/src/report/rows.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { planRun } from "../../action/src/pipeline/plan.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 
 const spec = (compare: string) =>

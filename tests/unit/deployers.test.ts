@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { planRun } from "../../action/src/pipeline/plan.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { DEPLOYERS, formOf } from "../../action/src/targets/tidb/deployments/registry.ts";
 import { parseProfile } from "../../action/src/targets/tidb/load-profile.ts";
@@ -72,8 +72,8 @@ describe("ways to deploy TiDB are plug-ins", () => {
       ...Object.keys(DEPLOYERS).filter((p) => p !== "standin"),
       ...Object.values(DEPLOYERS).flatMap((d) => (d.form ? [d.form.kind] : [])),
     ];
-    // one program over the tree and a planted file in pipeline/: each sort of leak once
-    const planted = join(ROOT, "action/src/pipeline/planted-leak.ts");
+    // one program over the tree and a planted file in bench/: each sort of leak once
+    const planted = join(ROOT, "action/src/bench/planted-leak.ts");
     const leaks = formLeaks({
       names,
       extra: {

@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
-import { COMMANDS } from "../../action/src/commands.ts";
+import { COMMANDS } from "../../action/src/cli/commands.ts";
 import { profileJsonSchema, specJsonSchema } from "../../action/src/specfile/json-schema.ts";
 import { schemaValidator } from "../helpers/json-schema.ts";
 import { ROOT } from "../helpers/paths.ts";

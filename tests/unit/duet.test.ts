@@ -1,10 +1,24 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { duetCaveats, duetDesign, resolveOrder, whyNotDuet } from "../../action/src/bench/duet.ts";
+import {
+  cpuSets,
+  duetRefusals,
+  outsideShares,
+  type PhaseSnapshot,
+} from "../../action/src/bench/duet-cpus.ts";
+import {
+  nextAttempt,
+  OUTSIDE_GAP_PCT,
+  outsideNotes,
+  type RoundReruns,
+  STARVED_PCT,
+  STARVED_RERUNS,
+  soloStall,
+  stallNotes,
+} from "../../action/src/bench/duet-reruns.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { duetBlocks } from "../../action/src/compare/design.ts";
-import { duetCaveats, duetDesign, resolveOrder, whyNotDuet } from "../../action/src/pipeline/duet.ts";
-import { nextAttempt, OUTSIDE_GAP_PCT, outsideNotes, type RoundReruns, STARVED_PCT, STARVED_RERUNS, soloStall, stallNotes } from "../../action/src/pipeline/duet-reruns.ts";
-import { cpuSets, duetRefusals, outsideShares, type PhaseSnapshot } from "../../action/src/pipeline/duet-cpus.ts";
-import { planRun } from "../../action/src/pipeline/plan.ts";
 import type { Cell } from "../../action/src/result/model.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 

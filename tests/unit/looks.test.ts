@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { lookAgain } from "../../action/src/bench/looks-run.ts";
+import { compareSchedule, furtherBlocks, scheduleLines } from "../../action/src/bench/schedule.ts";
 import type { CellJudgement } from "../../action/src/compare/judge.ts";
 import { familyOf } from "../../action/src/compare/judge-results.ts";
 import {
@@ -9,8 +11,6 @@ import {
   lookSpendingText,
   undecidedChance,
 } from "../../action/src/compare/looks.ts";
-import { lookAgain } from "../../action/src/pipeline/looks-run.ts";
-import { compareSchedule, furtherBlocks, scheduleLines } from "../../action/src/pipeline/schedule.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 
 const design = {

@@ -68,7 +68,7 @@ describe("the released action's cloud packages", () => {
 });
 
 test("the version tiperf reports is package.json's (what a release tag names)", async () => {
-  const { TIPERF_VERSION } = await import("../../action/src/pipeline/run.ts");
+  const { TIPERF_VERSION } = await import("../../action/src/version.ts");
   assert.equal(TIPERF_VERSION, json("package.json").version);
   assert.equal(json("package-lock.json").packages[""].version, json("package.json").version);
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { planRun } from "../../action/src/pipeline/plan.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { compareSchedule, scheduleLines, seedOf } from "../../action/src/pipeline/schedule.ts";
+import { compareSchedule, scheduleLines, seedOf } from "../../action/src/bench/schedule.ts";
 
 const base = {
   names: ["base", "head"],

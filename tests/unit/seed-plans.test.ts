@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { planRun } from "../../action/src/pipeline/plan.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { loadSpec } from "../../action/src/specfile/load.ts";
 import { golden as goldenFile } from "../helpers/golden.ts";
 import { ROOT } from "../helpers/paths.ts";

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { compareSpec } from "../../action/src/pipeline/compare.ts";
-import { mergeParts } from "../../action/src/pipeline/merge.ts";
+import { compareSpec } from "../../action/src/commands/compare/index.ts";
+import { mergeParts } from "../../action/src/commands/merge/index.ts";
 import { prepareSpec } from "../../action/src/specfile/prepare.ts";
 import { newRepo } from "../helpers/git.ts";
 

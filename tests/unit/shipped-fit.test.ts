@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse, stringify } from "yaml";
-import { planRun } from "../../action/src/pipeline/plan.ts";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 

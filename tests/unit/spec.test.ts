@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { planTarget } from "../../action/src/bench/plan.ts";
+import { specWarnings } from "../../action/src/bench/preflight.ts";
 import { InputError } from "../../action/src/errors.ts";
-import { planTarget } from "../../action/src/pipeline/plan.ts";
-import { specWarnings } from "../../action/src/pipeline/preflight.ts";
 import { loadSpec, parseSpec } from "../../action/src/specfile/load.ts";
 import { ROOT } from "../helpers/paths.ts";
 
@@ -35,7 +35,7 @@ function errorOf(text: string): string {
 
 describe("spec", () => {
   test("compare.noise of a spec that judges only costs: a workload's metrics alone; throughput's rounds and instances go together", async () => {
-    const { metricNoise } = await import("../../action/src/pipeline/detection.ts");
+    const { metricNoise } = await import("../../action/src/bench/detection.ts");
     const withNoise = (w: string) =>
       `${VALID}variants: {base: {}, head: {}}\ncompare: {rounds: 4, noise: {measured: an A/A, workloads: {ps: ${w}}}}\n`;
     const costs = parseSpec(
@@ -302,7 +302,7 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
     const { prepareSpec } = await import("../../action/src/specfile/prepare.ts");
-    const { compareSpec } = await import("../../action/src/pipeline/compare.ts");
+    const { compareSpec } = await import("../../action/src/commands/compare/index.ts");
     const dir = mkdtempSync(join(tmpdir(), "tiperf-same-"));
     const git = (...args: string[]) =>
       execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], {

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
-import { driverOf } from "../../action/src/drivers/registry.ts";
-import { StalledRun, type Workload } from "../../action/src/drivers/types.ts";
-import type { CellPlan } from "../../action/src/pipeline/cells.ts";
-import { DuetRunner } from "../../action/src/pipeline/duet.ts";
+import type { CellPlan } from "../../action/src/bench/cells.ts";
+import { DuetRunner } from "../../action/src/bench/duet.ts";
 import {
   type CellRunner,
   interleavedRunner,
   runCellStallAware,
   STALLED_RUN_RERUNS,
   stalledNotes,
-} from "../../action/src/pipeline/rounds.ts";
+} from "../../action/src/bench/rounds.ts";
+import { driverOf } from "../../action/src/drivers/registry.ts";
+import { StalledRun, type Workload } from "../../action/src/drivers/types.ts";
 import type { Cell, StalledAttempt } from "../../action/src/result/model.ts";
 import { fixture } from "../helpers/paths.ts";
 

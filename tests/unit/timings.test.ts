@@ -1,14 +1,14 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { estimate } from "../../action/src/pipeline/estimate.ts";
+import { estimate } from "../../action/src/bench/estimate.ts";
 import {
   KEPT,
   measuredRestart,
   recordRestarts,
   timingKey,
   timingsFile,
-} from "../../action/src/pipeline/timings.ts";
+} from "../../action/src/bench/timings.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import type { TargetPlan } from "../../action/src/targets/types.ts";
 import { tempDir } from "../helpers/real.ts";

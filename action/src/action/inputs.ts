@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
+import { parseShard, type Shard } from "../bench/shard.ts";
 import { InputError } from "../errors.ts";
-import { parseShard, type Shard } from "../pipeline/shard.ts";
 import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
 import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 

@@ -1,6 +1,6 @@
 import * as core from "@actions/core";
+import { reapLedger } from "../commands/reap/index.ts";
 import { ledgerDir } from "../lifecycle/ledger.ts";
-import { reapLedger } from "../pipeline/reap.ts";
 
 /** The post step (runs on success, failure and cancel): removes whatever the main step left. */
 async function postStep(): Promise<void> {

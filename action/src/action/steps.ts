@@ -1,6 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import * as core from "@actions/core";
+import { isRunPart } from "../bench/parts.ts";
+import { waveFor } from "../bench/waves.ts";
+import { confirmationSpec, readFirstVerdict } from "../commands/compare/confirm.ts";
+import { compareSpec } from "../commands/compare/index.ts";
+import { mergeParts } from "../commands/merge/index.ts";
+import { mergeRunParts } from "../commands/merge/runs.ts";
+import { runAgainstBaseline } from "../commands/run/baseline-check.ts";
+import { runSpec } from "../commands/run/index.ts";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { EXIT, InputError, TiperfError } from "../errors.ts";
 import { ledgerDir } from "../lifecycle/ledger.ts";
@@ -10,14 +18,6 @@ import {
   installSignalTeardown,
   teardownAll,
 } from "../lifecycle/teardown.ts";
-import { runAgainstBaseline } from "../pipeline/baseline-check.ts";
-import { compareSpec } from "../pipeline/compare.ts";
-import { confirmationSpec, readFirstVerdict } from "../pipeline/confirm.ts";
-import { mergeParts } from "../pipeline/merge.ts";
-import { mergeRunParts } from "../pipeline/merge-runs.ts";
-import { isRunPart } from "../pipeline/parts.ts";
-import { runSpec } from "../pipeline/run.ts";
-import { waveFor } from "../pipeline/waves.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";

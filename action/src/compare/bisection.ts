@@ -1,6 +1,6 @@
 // Bisection over the commits between a good and a bad one, each step a judged comparison: the
 // search itself (which commit to measure next, what the answers mean) and the report it leaves.
-// The measuring is the caller's (pipeline/bisect.ts); here a step is only bad, good or unknown.
+// The measuring is the caller's (commands/bisect/index.ts); here a step is only bad, good or unknown.
 import { readFile } from "node:fs/promises";
 import { z } from "zod";
 import { InputError } from "../errors.ts";

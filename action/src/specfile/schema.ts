@@ -121,7 +121,7 @@ export const CompareSchema = z.strictObject({
   warmup_rounds: z.number().int().min(0).max(10).default(1),
   /**
    * interleaved: one variant at a time in a balanced order; duet: both at once, each pair pinned to
-   * CPUs of its own, the sets swapped (pipeline/duet.ts); auto: duet where it can be fair (private
+   * CPUs of its own, the sets swapped (bench/duet.ts); auto: duet where it can be fair (private
    * servers on this machine, CPUs for every pair, durations a whole number of swap cycles, no CPUs
    * pinned by the spec), else interleaved. Auto is the default: at the same benchmark minutes duet
    * caught a 3% slowdown where interleaved could not (the README's duet table); `tiperf plan` says

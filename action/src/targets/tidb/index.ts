@@ -176,7 +176,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
     overhead: {
       setupS,
       switchS: tidb.deployments[0] ? (formOf(tidb.deployments[0]).turns?.switchSeconds(tidb) ?? 0) : 0,
-      // a measured restart time of this profile replaces these (pipeline/timings.ts)
+      // a measured restart time of this profile replaces these (bench/timings.ts)
       restartS: Math.max(0, ...tidb.deployments.map((d) => secondsOf(formOf(d).restarts))),
       // variants sharing one deployment (online switching) restart it once per block
       restartsPerBlock: tidb.deployments.length,

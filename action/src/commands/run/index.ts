@@ -1,0 +1,112 @@
+import { Bench } from "../../bench/bench.ts";
+import { variantBuild, withSourceBuilds } from "../../bench/builds.ts";
+import { cellLabel, cellSeconds, maxThreads, planCells } from "../../bench/cells.ts";
+import { Progress } from "../../bench/progress.ts";
+import { runCellStallAware } from "../../bench/rounds.ts";
+import type { Shard } from "../../bench/shard.ts";
+import {
+  benchStart,
+  closeDeployment,
+  finishResult,
+  type RunOptions,
+  startResult,
+} from "../../bench/start.ts";
+import { EXIT, InputError, RunError } from "../../errors.ts";
+import type { Result } from "../../result/model.ts";
+import type { RunDir } from "../../result/store.ts";
+import type { LoadedSpec } from "../../specfile/load.ts";
+
+/** run --shard K/N: this runner's share of the matrix, every N-th cell from the K-th. */
+export interface RunShardOptions extends RunOptions {
+  shard?: Shard;
+}
+
+/** The cells of shard K of N: every N-th of the matrix in spec order, from the K-th. */
+export const shardCells = <T>(cells: T[], shard: Shard | undefined): T[] =>
+  shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
+
+export interface RunOutcome {
+  result: Result;
+  runDir: RunDir;
+  exitCode: number;
+}
+
+/** `tiperf run`: spec → target → driver → result → report, for one variant. */
+export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise<RunOutcome> {
+  // before anything starts: a shard with no cell of its own
+  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
+    throw new InputError(
+      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`,
+    );
+  const loaded = await withSourceBuilds(given, opts);
+  const { spec } = loaded;
+  const { result, runDir, deployment, runPlan } = await startResult(loaded, {
+    outDir: opts.outDir,
+    command: "run",
+    log: opts.log,
+    signal: opts.signal,
+    ...(opts.shard ? { shard: opts.shard } : {}),
+  });
+  opts.log(`run ${result.run_id}: results in ${runDir.dir}`);
+  const cells = shardCells(planCells(spec), opts.shard);
+  if (opts.shard) {
+    result.shard = {
+      index: opts.shard.index,
+      of: opts.shard.of,
+      cells: cells.map(cellLabel),
+      spec_sha256: given.hash,
+      spec: given.raw,
+    };
+    opts.log(`shard ${opts.shard.index} of ${opts.shard.of}: ${cells.map(cellLabel).join(", ")}`);
+  }
+  let error: unknown;
+  let bench: Bench | undefined;
+  try {
+    bench = await Bench.open({
+      variant: "base",
+      spec,
+      targetSpec: spec.target,
+      runDir,
+      maxConnections: maxThreads(spec),
+      log: opts.log,
+      signal: opts.signal,
+      ...benchStart(deployment, runPlan, "base", opts.signal),
+      ...buildField(loaded, "base"),
+    });
+    result.targets.push(bench.info());
+    await runDir.writeResult(result);
+    const progress = new Progress(
+      cells.length,
+      cells.reduce((s, c) => s + cellSeconds(c), 0),
+      opts.log,
+    );
+    for (const plan of cells) {
+      progress.start(cellLabel(plan));
+      const cell = await runCellStallAware(bench, plan, opts.signal, opts.log);
+      result.cells.push(cell);
+      // Written as soon as the cell finishes: a crash loses at most the running cell.
+      await runDir.writeResult(result);
+      progress.finish(cellSeconds(plan));
+      if (cell.status === "failed") throw new RunError(cell.error ?? `cell ${cellLabel(plan)} failed`);
+    }
+  } catch (e) {
+    error = e;
+  } finally {
+    await bench
+      ?.close(opts.signal, error !== undefined)
+      .catch((e) => opts.log(`teardown: ${(e as Error).message}`));
+    await closeDeployment(deployment, runDir, opts.log);
+    error = await finishResult(result, runDir, error, opts.signal, opts.log);
+  }
+  if (error) {
+    if (error instanceof RunError) throw Object.assign(error, { runDir: runDir.dir });
+    throw error;
+  }
+  return { result, runDir, exitCode: EXIT.ok };
+}
+
+/** Bench.open's build option for a variant built from source. */
+function buildField(loaded: LoadedSpec, variant: string): { build?: ReturnType<typeof variantBuild> } {
+  const build = variantBuild(loaded, variant);
+  return build ? { build } : {};
+}
