@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-VTK6J4GK.js";
+} from "./chunk-W2DB57SG.js";
 import {
   reapLedger
-} from "./chunk-ZEQT5IRF.js";
+} from "./chunk-MFMDVAJC.js";
 import {
   EXPIRES,
   KubeClient,
@@ -82,7 +82,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-N5B2K3Y4.js";
+} from "./chunk-XPDLGO2J.js";
 import {
   CLOUDS,
   Interrupted,

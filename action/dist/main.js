@@ -21,7 +21,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-VTK6J4GK.js";
+} from "./chunk-W2DB57SG.js";
 import {
   getInput,
   info,
@@ -34,7 +34,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-N5B2K3Y4.js";
+} from "./chunk-XPDLGO2J.js";
 import {
   Interrupted,
   installCrashTeardown,

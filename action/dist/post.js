@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-ZEQT5IRF.js";
+} from "./chunk-MFMDVAJC.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-N5B2K3Y4.js";
+import "./chunk-XPDLGO2J.js";
 import {
   ledgerDir
 } from "./chunk-KZWDR4BK.js";

@@ -5,7 +5,7 @@
 //  - read or write one of those members (x.configSwitch, const { cluster } = d),
 //  - ask whether a value has one ("configSwitch" in d),
 //  - compare a deployment's kind or a profile's provider with a form's or provider's name
-//    (d.kind === "cluster", case "playground", p.provider !== "kubernetes").
+//    (d.form === "cluster", case "playground", p.provider !== "kubernetes").
 // Folders that deploy with another's form (hosts and the clouds with the cluster's) may use its
 // members: they import the folder.
 import { readdirSync, statSync } from "node:fs";
@@ -112,9 +112,10 @@ export function formLeaks(o: { names: string[]; extra?: Record<string, string> }
       const decl = sym?.declarations?.[0];
       return decl ? folderOf(resolve(decl.getSourceFile().fileName)) : undefined;
     };
-    /** A `.kind` of a deployment or form, or a `.provider` of a profile or deployer. */
+    /** A `.form` of a deployment, a `.name` of a form, or a `.provider` of a profile or deployer. */
     const namesAForm = (e: ts.Expression) => {
-      if (!ts.isPropertyAccessExpression(e) || !["kind", "provider"].includes(e.name.text)) return false;
+      if (!ts.isPropertyAccessExpression(e) || !["form", "name", "provider"].includes(e.name.text))
+        return false;
       const decl = checker.getSymbolAtLocation(e.name)?.declarations?.[0];
       const from = decl ? resolve(decl.getSourceFile().fileName) : "";
       return from.startsWith(FORMS_DIR) || from.endsWith(join("tidb", "profile.ts"));

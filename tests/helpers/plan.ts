@@ -50,6 +50,35 @@ export function ranAsPlanned(runDir: string): PlanStep[] {
 }
 
 /**
+ * By key, both ways: every step the run carried out carries a key its plan.json has, and every
+ * planned step of these phases ran (its key is in executed.json). Returns the keys that ran.
+ */
+export function keyedAsPlanned(runDir: string, phases: string[]): Set<string> {
+  const plan = JSON.parse(readFileSync(join(runDir, "plan.json"), "utf8")) as {
+    steps: Record<string, PlanStep[]>;
+    variant_steps: PlanStep[];
+  };
+  const planned = new Set(
+    [...Object.values(plan.steps).flat(), ...plan.variant_steps].flatMap((p) => (p.key ? [p.key] : [])),
+  );
+  const executed = JSON.parse(readFileSync(join(runDir, "executed.json"), "utf8")) as PlanStep[];
+  const ran = new Set<string>();
+  for (const x of executed) {
+    assert.ok(x.key, `${x.phase} ${JSON.stringify(x.run)} ran without a plan key`);
+    assert.ok(planned.has(x.key), `${x.key} ran, but plan.json has no step of that key`);
+    ran.add(x.key);
+  }
+  const due = Object.values(plan.steps)
+    .flat()
+    .filter((p) => phases.includes(p.phase));
+  for (const p of due) {
+    assert.ok(p.key, `the planned ${p.phase} step ${JSON.stringify(p.run)} has no key`);
+    assert.ok(ran.has(p.key), `the planned ${p.key} never ran: ${[...ran].join(" ")}`);
+  }
+  return ran;
+}
+
+/**
  * The plan `tiperf plan --run-id` prints for a run, checked to be the one the run wrote into its
  * directory (plan.json and plan.txt, byte for byte); returns that plan.json's text.
  */

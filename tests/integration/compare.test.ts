@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
-import { planOfRun, ranAsPlanned } from "../helpers/plan.ts";
+import { keyedAsPlanned, planOfRun, ranAsPlanned } from "../helpers/plan.ts";
 import { cli, leftovers, ownCgroups, tempDir } from "../helpers/real.ts";
 
 /**
@@ -113,6 +113,15 @@ compare: {rounds: 2, order: interleaved, confirm: 0, profiles: 0}
       plan,
       /\[record\] SQL: SELECT @@GLOBAL\.optimizer_switch +# variant base: optimizer_switch as the server has it/,
     );
+    // and it ran as that step, by its key: every start and record step of both servers did
+    const keys = keyedAsPlanned(runDir, ["start", "record"]);
+    for (const k of [
+      "setting:base:optimizer_switch",
+      "setting:head:optimizer_switch",
+      "version:base",
+      "pin:head",
+    ])
+      assert.ok(keys.has(k), `${k} did not run: ${[...keys].join(" ")}`);
   });
 
   test("two shards on their own servers, merged: one verdict over both parts' blocks", async () => {

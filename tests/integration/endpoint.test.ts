@@ -12,7 +12,7 @@ import { endpointSql } from "../../action/src/targets/endpoint/client.ts";
 import { EndpointSchema } from "../../action/src/targets/endpoint/schema.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
 import type { Target } from "../../action/src/targets/types.ts";
-import { ranAsPlanned } from "../helpers/plan.ts";
+import { keyedAsPlanned, ranAsPlanned } from "../helpers/plan.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 
 const PASSWORD = "Endpoint-Secret-7f3a";
@@ -162,8 +162,10 @@ describe("provider endpoint: an existing MariaDB", () => {
     await theirsIntact();
     assertNoSecret(runDir, run.stderr());
     assert.match(readFileSync(join(runDir, "executed.json"), "utf8"), /--mysql-password=\*\*\*/);
-    // every step it carried out is one of its plan's, in its words (the password as <password>)
+    // every step it carried out is one of its plan's, in its words (the password as <password>),
+    // and carries a key plan.json has; every start and record step ran
     const ran = ranAsPlanned(runDir);
+    keyedAsPlanned(runDir, ["start", "record"]);
     // the endpoint's own steps (its version, the run's database checked, created, dropped) and the
     // load tools' ran by their plan keys
     for (const p of [

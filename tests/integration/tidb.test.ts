@@ -9,7 +9,7 @@ import { freePort } from "../../action/src/proc/port.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import type { PlanStep } from "../../action/src/targets/types.ts";
 import { ROOT } from "../helpers/paths.ts";
-import { planOfRun, samePlanned } from "../helpers/plan.ts";
+import { keyedAsPlanned, planOfRun, samePlanned } from "../helpers/plan.ts";
 import { cli, tempDir } from "../helpers/real.ts";
 import { startSshd } from "../helpers/sshd.ts";
 
@@ -104,6 +104,8 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
       executed.some((x) => x.phase === "cell" && samePlanned(st.run, x.run)),
       `the planned cell command ${JSON.stringify(st.run)} did not run`,
     );
+  // by key: every step it carried out carries a key plan.json has
+  keyedAsPlanned(runDir, []);
   // setup steps run once each, in the plan's order; teardown steps all ran
   const setupKeys = planned.steps.setup.filter((st) => st.key && !loadTool(st.key)).map((st) => st.key);
   const ranSetup = [...new Set(executed.map((st) => st.key))].filter((k) => setupKeys.includes(k));

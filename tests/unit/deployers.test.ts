@@ -62,15 +62,15 @@ describe("ways to deploy TiDB are plug-ins", () => {
     );
   });
 
-  test("every planned deployment's form is found by its kind", () => {
-    for (const kind of ["server", "playground", "cluster"] as const)
-      assert.equal(formOf({ kind }).kind, kind);
+  test("every planned deployment's form is found by its name", () => {
+    for (const form of ["server", "playground", "cluster"] as const)
+      assert.equal(formOf({ form }).name, form);
   });
 
   test("outside its folders, no code uses a form's members or compares with a form's name; planted leaks are named", () => {
     const names = [
       ...Object.keys(DEPLOYERS).filter((p) => p !== "standin"),
-      ...Object.values(DEPLOYERS).flatMap((d) => (d.form ? [d.form.kind] : [])),
+      ...Object.values(DEPLOYERS).flatMap((d) => (d.form ? [d.form.name] : [])),
     ];
     // one program over the tree and a planted file in bench/: each sort of leak once
     const planted = join(ROOT, "action/src/bench/planted-leak.ts");
@@ -82,7 +82,7 @@ describe("ways to deploy TiDB are plug-ins", () => {
           'import type { TidbDeployment } from "../targets/tidb/deployments/types.ts";',
           'import type { Profile } from "../targets/tidb/profile.ts";',
           'export const a = (d: TidbDeployment) => ("configSwitch" in d ? 1 : 0);',
-          'export const b = (d: TidbDeployment) => d.kind === "playground";',
+          'export const b = (d: TidbDeployment) => d.form === "playground";',
           "export const c = (d: TidbDeployment) => (isCluster(d) ? d.proxyFlags : []);",
           'export const e = (p: Profile) => { switch (p.provider) { case "kubernetes": return 1; default: return 0; } };',
           "export const f = (d: TidbDeployment) => { if (!isCluster(d)) return 0; const { cluster } = d; return cluster.instances.length; };",
@@ -96,7 +96,7 @@ describe("ways to deploy TiDB are plug-ins", () => {
       leaks.map((l) => `${l.line}: ${l.what}`),
       [
         '4: "configSwitch" in …: a member of deployments/cluster/',
-        '5: d.kind compared with the form name "playground"',
+        '5: d.form compared with the form name "playground"',
         "6: proxyFlags of deployments/cluster/",
         '7: p.provider compared with the form name "kubernetes"',
         "8: cluster of deployments/cluster/",

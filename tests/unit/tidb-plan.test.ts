@@ -444,7 +444,7 @@ describe("profiles and topologies are refused before anything runs", () => {
     );
     // the same spec on hosts plans (a cluster restarts with `tiup cluster restart`)
     const plan = await planRun(loaded, { profile: join(ROOT, "infra/profiles/hosts-example.yaml") });
-    assert.equal((plan.target as TidbTargetPlan).tidb.deployments[0]?.kind, "cluster");
+    assert.equal((plan.target as TidbTargetPlan).tidb.deployments[0]?.form, "cluster");
   });
 
   test("a config for a role the variant runs none of (TiFlash at count 0) is refused, not ignored", () => {

@@ -145,3 +145,16 @@ export function stepsJson(phases: Phases) {
     end: phases.end,
   };
 }
+
+/**
+ * Each variant's own load steps by key where the phases show another variant's words for them
+ * (plan.json's variant_steps): with the phases, every key a run records in executed.json.
+ */
+export function variantStepsJson(phases: Phases): PlanStep[] {
+  const shown = new Set(
+    [...phases.setup, ...phases.perGroup, ...phases.perCell, ...phases.end].flatMap((x) =>
+      x.key ? [x.key] : [],
+    ),
+  );
+  return phases.loads.filter((x) => x.key && !shown.has(x.key));
+}

@@ -19,7 +19,14 @@ import { cpuSets, duetRefusals, usableCpus } from "./duet-cpus.ts";
 import { budgetRefusal, confirmation, estimate, matrixSeconds } from "./estimate.ts";
 import { loadsOf } from "./load-steps.ts";
 import { looksLine } from "./looks-plan.ts";
-import { type LoadPlan, loadPlanOf, type Phases, phasesOf, stepsJson } from "./plan-phases.ts";
+import {
+  type LoadPlan,
+  loadPlanOf,
+  type Phases,
+  phasesOf,
+  stepsJson,
+  variantStepsJson,
+} from "./plan-phases.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, scheduleLines, scheduleOf, seedOf } from "./schedule.ts";
 import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
@@ -160,6 +167,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     warnings,
     refusals,
     steps: stepsJson(phases),
+    variant_steps: variantStepsJson(phases),
     ...(schedule ? { schedule } : {}),
   };
   const files: Record<string, string> = {

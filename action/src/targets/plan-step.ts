@@ -100,3 +100,17 @@ export function envCommand(env: Record<string, string> | undefined, argv: readon
     " ",
   );
 }
+
+/** A taken step's command line (undefined: no step was taken, the caller's own words run). */
+export function commandOf(step: PlanStep | undefined): string[] | undefined {
+  if (!step) return undefined;
+  if (!("command" in step.run)) throw new RunError(`plan step ${step.key}: not a command line`);
+  return step.run.command;
+}
+
+/** A taken step's SQL (undefined: no step was taken, the caller's own words run). */
+export function sqlText(step: PlanStep | undefined): string | undefined {
+  if (!step) return undefined;
+  if (!("sql" in step.run)) throw new RunError(`plan step ${step.key}: not a statement`);
+  return step.run.sql;
+}

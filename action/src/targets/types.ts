@@ -12,21 +12,27 @@ export interface StartOptions {
   /** Server logs are copied here before the private data directory is removed. */
   logDir: string;
   log: (line: string) => void;
-  /** Told each step of the plan as it is carried out. */
-  step?: (s: PlanStep) => void;
   /**
-   * A private server's command lines as its plan step says them (a data directory's initialisation
-   * and the server), filled with the work directory and port this start got: what it runs.
-   * Absent (a server started outside a run): its kind's own command lines.
+   * A run's plan steps of this private server: each taken by its job, filled in and recorded as
+   * executed under its plan key. Absent (a server started outside a run): its kind's own words.
    */
-  planned?: (at: { workDir: string; port: number }) => { install: string[]; server: string[] };
-  /** Told before a restart stops the server's process of this PID (the run records its plan step). */
-  restarting?: (pid: number) => void;
+  steps?: StartSteps;
   /**
    * Server options another variant of the comparison sets and this one does not: read back too,
    * so that the difference shows as two values (its default here, the other's setting there).
    */
   readBack?: string[];
+}
+
+/** What a private server's start does, each a step of the plan (targets/local/kind.ts keys them). */
+export type StartJob = "install" | "server" | "version" | { setting: string } | "cgroup" | "pin" | "restart";
+
+/** A private server's start as the plan says it: every step it runs is taken here, by its job. */
+export interface StartSteps {
+  /** This start's work directory and port, filled into every step taken from now on. */
+  at(place: { workDir: string; port: number }): void;
+  /** The plan's step of this job, filled in (with the PID it acts on, where it has one), recorded as executed. */
+  take(job: StartJob, pid?: number): PlanStep;
 }
 
 export interface Endpoint {

@@ -19,7 +19,9 @@ import {
   type PlanStep,
   PORT_AT_START,
   PORT_TEXT,
+  type StartJob,
   type StartOptions,
+  type StartSteps,
   type Target,
   type TargetKind,
   type TargetPlan,
@@ -134,14 +136,75 @@ function localRefusals(input: TargetPlanInput): string[] {
 const localKey = {
   install: (v: { name: string }) => `install:${v.name}`,
   server: (v: { name: string }) => `server:${v.name}`,
+  version: (v: { name: string }) => `version:${v.name}`,
+  setting: (v: { name: string }, key: string) => `setting:${v.name}:${key}`,
+  cgroup: (v: { name: string }) => `cgroup:${v.name}`,
+  pin: (v: { name: string }) => `pin:${v.name}`,
   restart: (v: { name: string }) => `restart:${v.name}`,
 };
+
+/** A start's job as its plan key. */
+const keyOfJob = (v: { name: string }, job: StartJob) =>
+  typeof job === "object" ? localKey.setting(v, job.setting) : localKey[job](v);
+
+/**
+ * One private server's start as its plan says it: each step the server takes by its job is the
+ * plan's step of that key, filled with this start's work directory, port and PID, and recorded.
+ */
+function startSteps(plan: TargetPlan, variant: string, executed: PlanStep[]): StartSteps {
+  let fill = (a: string) => a;
+  return {
+    at({ workDir, port }) {
+      fill = (a: string) => a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port));
+    },
+    take(job, pid) {
+      const step = filledStep(stepOf(plan.steps, keyOfJob({ name: variant }, job)), (a) =>
+        pid === undefined ? fill(a) : fill(a).replaceAll(PID_TEXT, String(pid)),
+      );
+      executed.push({ ...step, variant });
+      return step;
+    },
+  };
+}
 
 /** What a private server's restart step leaves to the run: the PID it stops. */
 const PID_TEXT = "<pid>";
 
 /** What a private server's plan leaves to its start: its work directory and port. */
 const workDirOf = (variant: string) => `<workdir of ${variant}>`;
+
+/** What a variant's server is asked once it answers: its version, and each setting read back. */
+function recordSteps(
+  s: LocalServer,
+  input: TargetPlanInput,
+  v: TargetPlanInput["variants"][number],
+): PlanStep[] {
+  const t = v.target as LocalTargetSpec;
+  const record = (sql: string, about: string, key: string): PlanStep => ({
+    key,
+    phase: "record",
+    variant: v.name,
+    where: "runner",
+    run: { sql },
+    about: `variant ${v.name}: ${about}`,
+  });
+  const steps = [record(s.versionSql, "the server's version, recorded", localKey.version(v))];
+  for (const key of Object.keys(t.config))
+    steps.push(record(s.settingSql(key), `target.config.${key}, read back`, localKey.setting(v, key)));
+  // what another variant sets and this one leaves at its default: read back too, so the
+  // difference shows as two values
+  const others = input.variants.filter((o) => o.name !== v.name);
+  for (const key of new Set(others.flatMap((o) => Object.keys((o.target as LocalTargetSpec).config))))
+    if (!(key in t.config))
+      steps.push(
+        record(
+          s.settingSql(key),
+          `${key} as the server has it (another variant sets it), read back`,
+          localKey.setting(v, key),
+        ),
+      );
+  return steps;
+}
 
 /** A private server per variant, each on its own free port and work directory. */
 function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
@@ -170,27 +233,21 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
       `variant ${v.name}: a port on 127.0.0.1 picked at start; runs until teardown`,
       localKey.server(v),
     );
-    add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
-    for (const key of Object.keys(t.config))
-      add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
-    // what another variant sets and this one leaves at its default: read back too, so the
-    // difference shows as two values
-    const others = input.variants.filter((o) => o.name !== v.name);
-    for (const key of new Set(others.flatMap((o) => Object.keys((o.target as LocalTargetSpec).config))))
-      if (!(key in t.config))
-        add(
-          "record",
-          { sql: s.settingSql(key) },
-          `variant ${v.name}: ${key} as the server has it (another variant sets it), read back`,
-        );
+    steps.push(...recordSteps(s, input, v));
     if (t.resources?.cpu_quota !== undefined)
       add(
         "start",
         { command: ["write", `<cgroup>/cpu.max`, cpuMaxText(t.resources.cpu_quota)] },
         `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`,
+        localKey.cgroup(v),
       );
     if (t.resources?.cpus !== undefined)
-      add("start", { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, "<pid>"] }, "pinned");
+      add(
+        "start",
+        { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, PID_TEXT] },
+        "pinned",
+        localKey.pin(v),
+      );
     if (input.blocks > 1)
       add(
         "restart",
@@ -227,45 +284,8 @@ function privateServers(s: LocalServer, plan: TargetPlan, log: (line: string) =>
     async target(variant, opts) {
       const spec = specs.get(variant);
       if (!spec) throw new Error(`no variant ${variant} in this plan`);
-      const planned = (key: string) => {
-        const step = stepOf(plan.steps, key);
-        if (!("command" in step.run)) throw new Error(`plan step ${key}: not a command line`);
-        return step.run.command;
-      };
-      const install = planned(localKey.install({ name: variant }));
-      const server = planned(localKey.server({ name: variant }));
-      // the command lines of this start, filled in: a step recorded with the key it was planned by
-      let filled = { install, server };
-      let fill = (a: string) => a;
-      const keyOf = (step: PlanStep) => {
-        const words = JSON.stringify(step.run);
-        if (words === JSON.stringify({ command: filled.install })) return localKey.install({ name: variant });
-        if (words === JSON.stringify({ command: filled.server })) return localKey.server({ name: variant });
-        return undefined;
-      };
       const t = await startOnFreePort(
-        () =>
-          s.start(spec, {
-            ...opts,
-            planned: ({ workDir, port }) => {
-              fill = (a: string) =>
-                a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port));
-              filled = { install: install.map(fill), server: server.map(fill) };
-              return filled;
-            },
-            // a restart before a block: the plan's step of its key, filled with the PID it stops
-            restarting: (pid) =>
-              deployment.executed.push({
-                ...filledStep(stepOf(plan.steps, localKey.restart({ name: variant })), (a) =>
-                  fill(a).replaceAll(PID_TEXT, String(pid)),
-                ),
-                variant,
-              }),
-            step: (step) => {
-              const key = keyOf(step);
-              deployment.executed.push({ ...(key ? { key } : {}), ...step, variant });
-            },
-          }),
+        () => s.start(spec, { ...opts, steps: startSteps(plan, variant, deployment.executed) }),
         (line) => opts.log(`${variant}: ${line}`),
       );
       stops.push(t.stop.bind(t));

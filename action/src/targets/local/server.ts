@@ -23,7 +23,8 @@ import type { LocalTargetSpec } from "./schema.ts";
 
 export { privatePort };
 
-import type { Connection, StartOptions, Target } from "../types.ts";
+import { sqlText } from "../plan-step.ts";
+import type { Connection, StartJob, StartOptions, Target } from "../types.ts";
 import { startupFailure, waitReady } from "./startup.ts";
 
 export async function makeWorkDir(kind: string): Promise<string> {
@@ -162,19 +163,24 @@ export async function settleServer(o: {
   onCgroup: (remove: () => Promise<void>) => void;
   /** Options the other variants set: read back here too (StartOptions.readBack). */
   readBack?: string[] | undefined;
+  /** The run's steps: each query, the cgroup and the pinning the plan's, recorded as they run. */
+  steps?: StartOptions["steps"];
 }): Promise<{ version: string; effectiveConfig: Record<string, string> }> {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
-  const version = (await o.query(o.versionSql)).stdout.trim();
+  const sqlOf = (job: StartJob, own: string) => sqlText(o.steps?.take(job)) ?? own;
+  const version = (await o.query(sqlOf("version", o.versionSql))).stdout.trim();
   const effectiveConfig: Record<string, string> = {};
   for (const key of new Set([...Object.keys(o.spec.config), ...(o.readBack ?? [])])) {
-    const r = await o.query(o.settingSql(key));
+    const r = await o.query(sqlOf({ setting: key }, o.settingSql(key)));
     if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
   }
   const res = o.spec.resources;
   if (res?.cpu_quota !== undefined) {
+    o.steps?.take("cgroup", o.server.pid);
     o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
   }
   if (res?.cpus !== undefined) {
+    o.steps?.take("pin", o.server.pid);
     await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
   }
   return { version, effectiveConfig };
@@ -197,8 +203,8 @@ export function localTarget(o: {
   counters: () => Promise<Record<string, number>>;
   /** Starts the next server process on the same data and waits until it is settled. */
   respawn: () => Promise<ServerProcess>;
-  /** Told before a restart stops the process of this PID (StartOptions.restarting). */
-  opts: Pick<StartOptions, "restarting">;
+  /** The run's steps: a restart is the plan's step, recorded with the PID it stops. */
+  opts: Pick<StartOptions, "steps">;
 }): Target {
   const { life } = o;
   return {
@@ -231,7 +237,7 @@ export function localTarget(o: {
     },
     restart: async () => {
       const before = life.server.pid;
-      o.opts.restarting?.(before);
+      o.opts.steps?.take("restart", before);
       await life.restart(o.respawn);
       return `${o.kind} pid ${before} → ${life.server.pid}`;
     },
@@ -253,7 +259,9 @@ export function resourcesText(r: NonNullable<LocalTargetSpec["resources"]>): {
     ...(r.cpu_quota !== undefined ? { cpu_quota: `${Math.round(r.cpu_quota * 1000) / 10}%` } : {}),
     ...(r.cpus !== undefined ? { cpus: r.cpus } : {}),
   };
-} /**
+}
+
+/**
  * A new server's data directory made by its tool (mariadb-install-db, initdb), the step recorded;
  * on failure the work directory goes and the tool's own words are the error.
  */
@@ -262,10 +270,8 @@ export async function installDataDir(o: {
   command: string[];
   workDir: string;
   removeWorkDir: () => void;
-  step: StartOptions["step"];
   runAs?: RunAs | undefined;
 }): Promise<void> {
-  o.step?.({ phase: "start", where: "runner", run: { command: o.command } });
   const r = await runCommand(o.command[0] as string, o.command.slice(1), {
     runAs: o.runAs,
     timeoutMs: 120_000,
@@ -308,7 +314,6 @@ export interface PrivateServerStart {
  * back, resources applied): its Target; one that does not come up is stopped and its logs quoted.
  */
 export async function runPrivateServer(o: PrivateServerStart): Promise<Target> {
-  o.opts.step?.({ phase: "start", where: "runner", run: { command: o.command } });
   const spawnServer = () =>
     startServerProcess(o.command[0] as string, o.command.slice(1), {
       logFile: o.outFile,
@@ -336,6 +341,7 @@ export async function runPrivateServer(o: PrivateServerStart): Promise<Target> {
       versionSql: o.versionSql,
       settingSql: o.settingSql,
       readBack: o.opts.readBack,
+      steps: o.opts.steps,
       onCgroup: (remove) => {
         removeCgroup = remove;
       },

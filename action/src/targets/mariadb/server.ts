@@ -14,6 +14,7 @@ import {
   privatePort,
   runPrivateServer,
 } from "../local/server.ts";
+import { commandOf } from "../plan-step.ts";
 import type { StartOptions, Target } from "../types.ts";
 import { MARIADB_COUNTERS_SQL, mariadbCounters } from "./counters.ts";
 
@@ -128,20 +129,18 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
 
   const port = await privatePort();
   // the plan's command lines, filled in; a start outside a run makes its own
-  const commands =
-    opts.planned?.({ workDir, port }) ??
-    mariadbCommands({
-      workDir,
-      port: String(port),
-      maxConnections: opts.maxConnections,
-      config: spec.config,
-    });
+  opts.steps?.at({ workDir, port });
+  const commands = mariadbCommands({
+    workDir,
+    port: String(port),
+    maxConnections: opts.maxConnections,
+    config: spec.config,
+  });
   await installDataDir({
     what: "mariadb-install-db",
-    command: commands.install,
+    command: commandOf(opts.steps?.take("install")) ?? commands.install,
     workDir,
     removeWorkDir,
-    step: opts.step,
   });
 
   const { sql, counters, createDatabase } = mariadbClient(port);
@@ -155,7 +154,7 @@ export async function startMariadb(spec: LocalTargetSpec, opts: StartOptions): P
     workDir,
     dataDir,
     port,
-    command: commands.server,
+    command: commandOf(opts.steps?.take("server")) ?? commands.server,
     outFile: join(workDir, "mariadbd.out"),
     logs,
     stopSignal: "SIGTERM",

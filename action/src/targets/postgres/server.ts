@@ -14,6 +14,7 @@ import {
   privatePort,
   runPrivateServer,
 } from "../local/server.ts";
+import { commandOf } from "../plan-step.ts";
 import { createDatabase } from "../tables.ts";
 import type { StartOptions, Target } from "../types.ts";
 import { readPostgresCounters } from "./counters.ts";
@@ -167,21 +168,19 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
 
   const port = await privatePort();
   // the plan's command lines, filled in; a start outside a run makes its own
-  const commands =
-    opts.planned?.({ workDir, port }) ??
-    postgresCommands({
-      bin,
-      workDir,
-      port: String(port),
-      maxConnections: opts.maxConnections,
-      config: spec.config,
-    });
+  opts.steps?.at({ workDir, port });
+  const commands = postgresCommands({
+    bin,
+    workDir,
+    port: String(port),
+    maxConnections: opts.maxConnections,
+    config: spec.config,
+  });
   await installDataDir({
     what: "initdb",
-    command: commands.install,
+    command: commandOf(opts.steps?.take("install")) ?? commands.install,
     workDir,
     removeWorkDir,
-    step: opts.step,
     runAs: user,
   });
 
@@ -196,7 +195,7 @@ export async function startPostgres(spec: LocalTargetSpec, opts: StartOptions): 
     workDir,
     dataDir,
     port,
-    command: commands.server,
+    command: commandOf(opts.steps?.take("server")) ?? commands.server,
     outFile: serverLog,
     logs,
     runAs: user,

@@ -152,7 +152,7 @@ function targetPlan(tidb: TidbPlan, input: TargetPlanInput, provisioned = false)
   }
   about.push(
     `profile ${tidb.profileFile} (${tidb.profile.name}, provider ${tidb.profile.provider})`,
-    `deployments: ${tidb.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
+    `deployments: ${tidb.deployments.map((d) => `${d.form} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
     `variants take turns by: ${switchingText(tidb)}`,
     `load tools run on: ${place ? place.about : tidb.load.user ? `${tidb.load.user}@${tidb.load.host} over SSH` : "this machine"}`,
   );

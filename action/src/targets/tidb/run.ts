@@ -159,7 +159,7 @@ export class TidbRun implements RunContext {
         `variant ${variant}: target.version is ${setup.version} but ${run.build(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`,
       );
     this.log(
-      `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
+      `target: TiDB ${facts.version} (${d.form} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`,
     );
     const config = settingsOf(setup);
     let stopped = false;
@@ -200,7 +200,7 @@ export class TidbRun implements RunContext {
       watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
-        deployment: `${d.kind} ${d.name}`,
+        deployment: `${d.form} ${d.name}`,
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...(run.build(d) ? { build: run.build(d) } : {}),
         config,
@@ -252,7 +252,7 @@ export class TidbRun implements RunContext {
     if (!r) {
       r = await formOf(d).run.start(this, d, setup, signal);
       this.running.set(d.index, r);
-      did = `${d.kind} ${d.name} started`;
+      did = `${d.form} ${d.name} started`;
     }
     did = (await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true)) ?? did;
     await applyTargetSql(this, setup, r);

@@ -1,6 +1,6 @@
 // Test-only: a way to deploy TiDB that exists only in tests, added the way any is: this folder and
 // one registry line (`DEPLOYERS.standin = STANDIN`, in ../cli.ts and the unit test). Its form plans
-// one private tidb-server per variant as the local form does, under a kind of its own, and runs
+// one private tidb-server per variant as the local form does, under a form of its own, and runs
 // them through the local form's runtime under a target kind of its own: what a run records shows
 // the new form planned and carried it out.
 import { LOCAL } from "../../../../action/src/targets/tidb/deployments/local/index.ts";
@@ -12,10 +12,10 @@ export const STANDIN_KIND = "standin-server";
 
 export const standinForm: DeploymentForm = {
   ...local,
-  kind: STANDIN_KIND,
+  name: STANDIN_KIND,
   plan(o) {
     const planned = local.plan(o);
-    return { ...planned, deployments: planned.deployments.map((d) => ({ ...d, kind: STANDIN_KIND })) };
+    return { ...planned, deployments: planned.deployments.map((d) => ({ ...d, form: STANDIN_KIND })) };
   },
   run: { ...local.run, targetKind: "tidb-standin" },
 };

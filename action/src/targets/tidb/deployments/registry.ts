@@ -27,10 +27,10 @@ export function deployerOf(provider: string): Deployer {
   return d;
 }
 
-/** The form a planned deployment was planned by (its kind). */
-export function formOf(d: Pick<TidbDeployment, "kind">): DeploymentForm {
-  const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
-  if (!form) throw new Error(`no deployment form ${d.kind}`);
+/** The form a planned deployment was planned by. */
+export function formOf(d: Pick<TidbDeployment, "form">): DeploymentForm {
+  const form = Object.values(DEPLOYERS).find((x) => x.form?.name === d.form)?.form;
+  if (!form) throw new Error(`no deployment form ${d.form}`);
   return form;
 }
 

@@ -18,13 +18,13 @@ export interface TidbVariant {
 }
 
 /**
- * A planned deployment, as every form's is to the rest of the tidb kind: its form (kind), name,
+ * A planned deployment, as every form's is to the rest of the tidb kind: its form, name,
  * place in the plan, version and the variants it runs. What else a form plans (a cluster's
  * topology, a playground's ports, a private server's build) is declared in the form's folder.
  */
 export interface TidbDeployment {
-  /** The form that planned it (a DeploymentForm's kind). */
-  kind: string;
+  /** The form that planned it (a DeploymentForm's name). */
+  form: string;
   name: string;
   index: number;
   /** The TiDB version it runs ("" when only a build says). */
@@ -180,7 +180,7 @@ export interface ServersOnHosts<D extends TidbDeployment = TidbDeployment> {
  * its steps take. Several ways to deploy can share a form (hosts and every cloud: tiup clusters).
  */
 export interface DeploymentForm<D extends TidbDeployment = TidbDeployment> {
-  kind: D["kind"];
+  name: D["form"];
   /** Seconds to deploy and start one (estimates until a measured time replaces them). */
   deploySeconds: number;
   /** A fresh instance of its servers on the same data (compare.blocks), or why it cannot. */

@@ -194,7 +194,7 @@ function switchSteps(plan: TidbPlan, d: ClusterDeployment, v: VariantSetup, own:
 }
 
 export const clusterForm: DeploymentForm<ClusterDeployment> = {
-  kind: "cluster",
+  name: "cluster",
   reapers: { cluster: clusterReaper },
   deploySeconds: 300,
   restarts: clusterRestarts,
@@ -226,7 +226,7 @@ export const clusterForm: DeploymentForm<ClusterDeployment> = {
       }
       variants.push(...setups);
       deployments.push({
-        kind: "cluster",
+        form: "cluster",
         name,
         index,
         version: g.members[0]?.target.version ?? "",

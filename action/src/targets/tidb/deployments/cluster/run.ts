@@ -248,7 +248,7 @@ async function deployCluster(ctx: RunContext, d: ClusterDeployment, signal: Abor
 /** Side-by-side clusters (stop-start): every running one but `r` stopped, so only one is measured. */
 async function stopOtherClusters(ctx: RunContext, r: Running, signal: AbortSignal): Promise<void> {
   for (const other of ctx.running.values())
-    if (other !== r && other.up && other.deployment.kind === "cluster") {
+    if (other !== r && other.up && other.deployment.form === "cluster") {
       await ctx.tiupRun(ctx.argv(stepKey.stop(other.deployment)), `stop ${other.deployment.name}`, signal);
       other.up = false;
     }

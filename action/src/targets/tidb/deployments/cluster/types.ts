@@ -5,7 +5,7 @@ import type { Cluster } from "../../topology.ts";
 import type { TidbDeployment } from "../types.ts";
 
 export interface ClusterDeployment extends TidbDeployment {
-  kind: "cluster";
+  form: "cluster";
   name: string;
   index: number;
   version: string;
@@ -21,4 +21,4 @@ export interface ClusterDeployment extends TidbDeployment {
 }
 
 /** A planned deployment is a tiup cluster (the cluster form planned it). */
-export const isCluster = (d: TidbDeployment): d is ClusterDeployment => d.kind === "cluster";
+export const isCluster = (d: TidbDeployment): d is ClusterDeployment => d.form === "cluster";

@@ -34,7 +34,7 @@ import { kubeStep, paths, RESTARTED_AT, sqlAddress } from "./steps.ts";
 import type { KubernetesDeployment } from "./types.ts";
 
 const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
-  kind: "kubernetes",
+  name: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
   deploySeconds: 600,
   restarts: kubernetesRestarts,
@@ -70,7 +70,7 @@ const kubernetesForm: DeploymentForm<KubernetesDeployment> = {
           ? ONLINE_SWITCH_S
           : 0,
     switchingText(plan) {
-      const shared = plan.deployments.filter((x): x is KubernetesDeployment => x.kind === "kubernetes");
+      const shared = plan.deployments.filter((x): x is KubernetesDeployment => x.form === "kubernetes");
       const on = shared.find((x) => x.online);
       if (on?.online)
         return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;

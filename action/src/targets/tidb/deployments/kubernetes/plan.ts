@@ -175,7 +175,7 @@ export function planCluster(
   const setups = members.map((v) => o.setupOf(v, index));
   const turns = turnsOf(o, k, members, setups, configs, differ.length ? differ : ["tidb"]);
   const deployment: KubernetesDeployment = {
-    kind: "kubernetes",
+    form: "kubernetes",
     name,
     index,
     version: first.target.version ?? "",

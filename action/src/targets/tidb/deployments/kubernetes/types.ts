@@ -4,7 +4,7 @@ import type { TidbDeployment } from "../types.ts";
 
 /** A TidbCluster of TiDB Operator in the run's own namespace (provider kubernetes). */
 export interface KubernetesDeployment extends TidbDeployment {
-  kind: "kubernetes";
+  form: "kubernetes";
   /** The TidbCluster's name. */
   name: string;
   index: number;

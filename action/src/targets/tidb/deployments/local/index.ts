@@ -16,7 +16,7 @@ import { serverRestarts, serverRuntime } from "./run.ts";
 import type { ServerDeployment } from "./types.ts";
 
 const serverForm: DeploymentForm<ServerDeployment> = {
-  kind: "server",
+  name: "server",
   deploySeconds: 10,
   // a private tidb-server on unistore is up again in seconds (measured here: 3–6 s on 2 cores)
   restarts: serverRestarts,
@@ -28,7 +28,7 @@ const serverForm: DeploymentForm<ServerDeployment> = {
       if (configFile) o.files[configFile] = toToml(config);
       const binpath = binpathsOf(v.target).tidb;
       deployments.push({
-        kind: "server",
+        form: "server",
         name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
         index,
         version: v.target.version ?? "",

@@ -3,7 +3,7 @@ import type { TidbDeployment } from "../types.ts";
 
 /** A private tidb-server on this machine (provider local): unistore, its own ports and directory. */
 export interface ServerDeployment extends TidbDeployment {
-  kind: "server";
+  form: "server";
   name: string;
   index: number;
   /** The version the variant declares ("" when only its binpath says). */

@@ -37,7 +37,7 @@ export function playgroundArgs(d: PlaygroundDeployment, dir: string): string[] {
 }
 
 const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
-  kind: "playground",
+  name: "playground",
   reapers: { playground: playgroundReaper },
   deploySeconds: 60,
   restarts: {
@@ -56,7 +56,7 @@ const playgroundForm: DeploymentForm<PlaygroundDeployment> = {
         configFiles[role] = file;
       }
       deployments.push({
-        kind: "playground",
+        form: "playground",
         name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
         index,
         version: v.target.version ?? "",

@@ -4,7 +4,7 @@ import type { BuildRole } from "../../schema.ts";
 import type { TidbDeployment } from "../types.ts";
 
 export interface PlaygroundDeployment extends TidbDeployment {
-  kind: "playground";
+  form: "playground";
   /** tiup playground --tag: its data directory under $TIUP_HOME/data. */
   name: string;
   index: number;

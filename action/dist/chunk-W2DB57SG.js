@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-N5B2K3Y4.js";
+} from "./chunk-XPDLGO2J.js";
 import {
   record,
   sshArgs
@@ -12525,6 +12525,14 @@ function stepsJson(phases) {
     end: phases.end
   };
 }
+function variantStepsJson(phases) {
+  const shown = new Set(
+    [...phases.setup, ...phases.perGroup, ...phases.perCell, ...phases.end].flatMap(
+      (x4) => x4.key ? [x4.key] : []
+    )
+  );
+  return phases.loads.filter((x4) => x4.key && !shown.has(x4.key));
+}
 
 // action/src/bench/plan.ts
 function planTarget(loaded, o) {
@@ -12606,6 +12614,7 @@ async function planRun(given, o) {
     warnings,
     refusals,
     steps: stepsJson(phases),
+    variant_steps: variantStepsJson(phases),
     ...schedule ? { schedule } : {}
   };
   const files = {

@@ -7722,6 +7722,16 @@ function envCommand(env, argv) {
     " "
   );
 }
+function commandOf(step) {
+  if (!step) return void 0;
+  if (!("command" in step.run)) throw new RunError(`plan step ${step.key}: not a command line`);
+  return step.run.command;
+}
+function sqlText(step) {
+  if (!step) return void 0;
+  if (!("sql" in step.run)) throw new RunError(`plan step ${step.key}: not a statement`);
+  return step.run.sql;
+}
 
 // action/src/targets/tables.ts
 var quoted = (s) => `'${s.replace(/'/g, "''")}'`;
@@ -9075,17 +9085,20 @@ function lifecycle(opts) {
 }
 async function settleServer(o) {
   await waitReady(o.what, o.server, async () => (await o.query("SELECT 1")).code === 0);
-  const version = (await o.query(o.versionSql)).stdout.trim();
+  const sqlOf = (job, own) => sqlText(o.steps?.take(job)) ?? own;
+  const version = (await o.query(sqlOf("version", o.versionSql))).stdout.trim();
   const effectiveConfig = {};
   for (const key of /* @__PURE__ */ new Set([...Object.keys(o.spec.config), ...o.readBack ?? []])) {
-    const r = await o.query(o.settingSql(key));
+    const r = await o.query(sqlOf({ setting: key }, o.settingSql(key)));
     if (r.code === 0) effectiveConfig[key] = r.stdout.trim();
   }
   const res = o.spec.resources;
   if (res?.cpu_quota !== void 0) {
+    o.steps?.take("cgroup", o.server.pid);
     o.onCgroup((await applyResources(o.server.pid, res.cpu_quota, o.what.toLowerCase())).remove);
   }
   if (res?.cpus !== void 0) {
+    o.steps?.take("pin", o.server.pid);
     await pinProcesses(await processTree(o.server.pid), res.cpus, "target.resources.cpus");
   }
   return { version, effectiveConfig };
@@ -9122,7 +9135,7 @@ function localTarget(o) {
     },
     restart: async () => {
       const before = life.server.pid;
-      o.opts.restarting?.(before);
+      o.opts.steps?.take("restart", before);
       await life.restart(o.respawn);
       return `${o.kind} pid ${before} \u2192 ${life.server.pid}`;
     }
@@ -9139,7 +9152,6 @@ function resourcesText(r) {
   };
 }
 async function installDataDir(o) {
-  o.step?.({ phase: "start", where: "runner", run: { command: o.command } });
   const r = await runCommand(o.command[0], o.command.slice(1), {
     runAs: o.runAs,
     timeoutMs: 12e4
@@ -9151,7 +9163,6 @@ async function installDataDir(o) {
 ${(r.stderr || r.stdout).slice(-2e3)}`);
 }
 async function runPrivateServer(o) {
-  o.opts.step?.({ phase: "start", where: "runner", run: { command: o.command } });
   const spawnServer = () => startServerProcess(o.command[0], o.command.slice(1), {
     logFile: o.outFile,
     cwd: o.workDir,
@@ -9177,6 +9188,7 @@ async function runPrivateServer(o) {
     versionSql: o.versionSql,
     settingSql: o.settingSql,
     readBack: o.opts.readBack,
+    steps: o.opts.steps,
     onCgroup: (remove) => {
       removeCgroup = remove;
     }
@@ -9268,10 +9280,56 @@ function localRefusals(input) {
 var localKey = {
   install: (v) => `install:${v.name}`,
   server: (v) => `server:${v.name}`,
+  version: (v) => `version:${v.name}`,
+  setting: (v, key) => `setting:${v.name}:${key}`,
+  cgroup: (v) => `cgroup:${v.name}`,
+  pin: (v) => `pin:${v.name}`,
   restart: (v) => `restart:${v.name}`
 };
+var keyOfJob = (v, job) => typeof job === "object" ? localKey.setting(v, job.setting) : localKey[job](v);
+function startSteps(plan, variant, executed) {
+  let fill = (a) => a;
+  return {
+    at({ workDir, port: port2 }) {
+      fill = (a) => a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port2));
+    },
+    take(job, pid) {
+      const step = filledStep(
+        stepOf(plan.steps, keyOfJob({ name: variant }, job)),
+        (a) => pid === void 0 ? fill(a) : fill(a).replaceAll(PID_TEXT, String(pid))
+      );
+      executed.push({ ...step, variant });
+      return step;
+    }
+  };
+}
 var PID_TEXT = "<pid>";
 var workDirOf = (variant) => `<workdir of ${variant}>`;
+function recordSteps(s, input, v) {
+  const t = v.target;
+  const record2 = (sql, about, key) => ({
+    key,
+    phase: "record",
+    variant: v.name,
+    where: "runner",
+    run: { sql },
+    about: `variant ${v.name}: ${about}`
+  });
+  const steps = [record2(s.versionSql, "the server's version, recorded", localKey.version(v))];
+  for (const key of Object.keys(t.config))
+    steps.push(record2(s.settingSql(key), `target.config.${key}, read back`, localKey.setting(v, key)));
+  const others = input.variants.filter((o) => o.name !== v.name);
+  for (const key of new Set(others.flatMap((o) => Object.keys(o.target.config))))
+    if (!(key in t.config))
+      steps.push(
+        record2(
+          s.settingSql(key),
+          `${key} as the server has it (another variant sets it), read back`,
+          localKey.setting(v, key)
+        )
+      );
+  return steps;
+}
 function localSteps(s, input) {
   const steps = [];
   for (const v of input.variants) {
@@ -9297,25 +9355,21 @@ function localSteps(s, input) {
       `variant ${v.name}: a port on 127.0.0.1 picked at start; runs until teardown`,
       localKey.server(v)
     );
-    add("record", { sql: s.versionSql }, `variant ${v.name}: the server's version, recorded`);
-    for (const key of Object.keys(t.config))
-      add("record", { sql: s.settingSql(key) }, `variant ${v.name}: target.config.${key}, read back`);
-    const others = input.variants.filter((o) => o.name !== v.name);
-    for (const key of new Set(others.flatMap((o) => Object.keys(o.target.config))))
-      if (!(key in t.config))
-        add(
-          "record",
-          { sql: s.settingSql(key) },
-          `variant ${v.name}: ${key} as the server has it (another variant sets it), read back`
-        );
+    steps.push(...recordSteps(s, input, v));
     if (t.resources?.cpu_quota !== void 0)
       add(
         "start",
         { command: ["write", `<cgroup>/cpu.max`, cpuMaxText(t.resources.cpu_quota)] },
-        `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`
+        `variant ${v.name}: the server's processes in a cgroup of their own, ${Math.round(t.resources.cpu_quota * 100)}% of a CPU`,
+        localKey.cgroup(v)
       );
     if (t.resources?.cpus !== void 0)
-      add("start", { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, "<pid>"] }, "pinned");
+      add(
+        "start",
+        { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, PID_TEXT] },
+        "pinned",
+        localKey.pin(v)
+      );
     if (input.blocks > 1)
       add(
         "restart",
@@ -9348,42 +9402,8 @@ function privateServers(s, plan, log) {
     async target(variant, opts) {
       const spec = specs.get(variant);
       if (!spec) throw new Error(`no variant ${variant} in this plan`);
-      const planned = (key) => {
-        const step = stepOf(plan.steps, key);
-        if (!("command" in step.run)) throw new Error(`plan step ${key}: not a command line`);
-        return step.run.command;
-      };
-      const install = planned(localKey.install({ name: variant }));
-      const server = planned(localKey.server({ name: variant }));
-      let filled = { install, server };
-      let fill = (a) => a;
-      const keyOf = (step) => {
-        const words2 = JSON.stringify(step.run);
-        if (words2 === JSON.stringify({ command: filled.install })) return localKey.install({ name: variant });
-        if (words2 === JSON.stringify({ command: filled.server })) return localKey.server({ name: variant });
-        return void 0;
-      };
       const t = await startOnFreePort(
-        () => s.start(spec, {
-          ...opts,
-          planned: ({ workDir, port: port2 }) => {
-            fill = (a) => a.replaceAll(workDirOf(variant), workDir).replaceAll(PORT_TEXT, String(port2));
-            filled = { install: install.map(fill), server: server.map(fill) };
-            return filled;
-          },
-          // a restart before a block: the plan's step of its key, filled with the PID it stops
-          restarting: (pid) => deployment.executed.push({
-            ...filledStep(
-              stepOf(plan.steps, localKey.restart({ name: variant })),
-              (a) => fill(a).replaceAll(PID_TEXT, String(pid))
-            ),
-            variant
-          }),
-          step: (step) => {
-            const key = keyOf(step);
-            deployment.executed.push({ ...key ? { key } : {}, ...step, variant });
-          }
-        }),
+        () => s.start(spec, { ...opts, steps: startSteps(plan, variant, deployment.executed) }),
         (line) => opts.log(`${variant}: ${line}`)
       );
       stops.push(t.stop.bind(t));
@@ -9567,7 +9587,8 @@ async function startMariadb(spec, opts) {
   const logs = [errorLog, join7(workDir, "mariadbd.out"), installLog];
   await mkdir4(join7(workDir, "tmp"));
   const port2 = await privatePort();
-  const commands = opts.planned?.({ workDir, port: port2 }) ?? mariadbCommands({
+  opts.steps?.at({ workDir, port: port2 });
+  const commands = mariadbCommands({
     workDir,
     port: String(port2),
     maxConnections: opts.maxConnections,
@@ -9575,10 +9596,9 @@ async function startMariadb(spec, opts) {
   });
   await installDataDir({
     what: "mariadb-install-db",
-    command: commands.install,
+    command: commandOf(opts.steps?.take("install")) ?? commands.install,
     workDir,
-    removeWorkDir,
-    step: opts.step
+    removeWorkDir
   });
   const { sql, counters, createDatabase: createDatabase2 } = mariadbClient(port2);
   return runPrivateServer({
@@ -9591,7 +9611,7 @@ async function startMariadb(spec, opts) {
     workDir,
     dataDir,
     port: port2,
-    command: commands.server,
+    command: commandOf(opts.steps?.take("server")) ?? commands.server,
     outFile: join7(workDir, "mariadbd.out"),
     logs,
     stopSignal: "SIGTERM",
@@ -9829,7 +9849,8 @@ async function startPostgres(spec, opts) {
   const serverLog = join8(workDir, "postgres.log");
   const logs = [serverLog];
   const port2 = await privatePort();
-  const commands = opts.planned?.({ workDir, port: port2 }) ?? postgresCommands({
+  opts.steps?.at({ workDir, port: port2 });
+  const commands = postgresCommands({
     bin,
     workDir,
     port: String(port2),
@@ -9838,10 +9859,9 @@ async function startPostgres(spec, opts) {
   });
   await installDataDir({
     what: "initdb",
-    command: commands.install,
+    command: commandOf(opts.steps?.take("install")) ?? commands.install,
     workDir,
     removeWorkDir,
-    step: opts.step,
     runAs: user
   });
   const { psql, counters, createDatabase: createDatabase2 } = postgresClient(port2);
@@ -9855,7 +9875,7 @@ async function startPostgres(spec, opts) {
     workDir,
     dataDir,
     port: port2,
-    command: commands.server,
+    command: commandOf(opts.steps?.take("server")) ?? commands.server,
     outFile: serverLog,
     logs,
     runAs: user,
@@ -11446,7 +11466,7 @@ async function deployCluster(ctx, d, signal) {
 }
 async function stopOtherClusters(ctx, r, signal) {
   for (const other of ctx.running.values())
-    if (other !== r && other.up && other.deployment.kind === "cluster") {
+    if (other !== r && other.up && other.deployment.form === "cluster") {
       await ctx.tiupRun(ctx.argv(stepKey.stop(other.deployment)), `stop ${other.deployment.name}`, signal);
       other.up = false;
     }
@@ -11508,7 +11528,7 @@ var clusterRuntime = {
 };
 
 // action/src/targets/tidb/deployments/cluster/types.ts
-var isCluster = (d) => d.kind === "cluster";
+var isCluster = (d) => d.form === "cluster";
 
 // action/src/targets/tidb/deployments/cluster/index.ts
 var ONLINE_SWITCH_S = 2;
@@ -11664,7 +11684,7 @@ function switchSteps(plan, d, v, own, add) {
   );
 }
 var clusterForm = {
-  kind: "cluster",
+  name: "cluster",
   reapers: { cluster: clusterReaper },
   deploySeconds: 300,
   restarts: clusterRestarts,
@@ -11696,7 +11716,7 @@ ${JSON.stringify(v.target.split ?? null)}`;
       }
       variants.push(...setups);
       deployments.push({
-        kind: "cluster",
+        form: "cluster",
         name,
         index,
         version: g.members[0]?.target.version ?? "",
@@ -13013,7 +13033,7 @@ function planCluster(o, k, members, index, name) {
   const setups = members.map((v) => o.setupOf(v, index));
   const turns = turnsOf(o, k, members, setups, configs, differ.length ? differ : ["tidb"]);
   const deployment = {
-    kind: "kubernetes",
+    form: "kubernetes",
     name,
     index,
     version: first.target.version ?? "",
@@ -13118,7 +13138,7 @@ var switchTidbCluster = async (ctx, d, setup, r, signal, fresh) => {
 
 // action/src/targets/tidb/deployments/kubernetes/index.ts
 var kubernetesForm = {
-  kind: "kubernetes",
+  name: "kubernetes",
   // the operator's rolling start of PD, TiKV and TiDB pods (images pulled once per node)
   deploySeconds: 600,
   restarts: kubernetesRestarts,
@@ -13142,7 +13162,7 @@ var kubernetesForm = {
     grouped: (_switching, deployments) => deployments.some((d) => d.rolling),
     switchSeconds: (plan) => plan.switching === "rolling-update" ? kubernetesRestarts.seconds : plan.switching === "online" ? ONLINE_SWITCH_S2 : 0,
     switchingText(plan) {
-      const shared = plan.deployments.filter((x) => x.kind === "kubernetes");
+      const shared = plan.deployments.filter((x) => x.form === "kubernetes");
       const on = shared.find((x) => x.online);
       if (on?.online)
         return `SET CONFIG through TiDB's SQL on TidbCluster ${on.name} (kubernetes.config_switch: online): before a cell of another variant its ${on.online.keys.map((k) => `${k.role} ${k.key}`).join(", ") || "target.sql only"} set to the variant's on every instance, then read back by SHOW CONFIG; no restart, so the variants interleave cell by cell`;
@@ -13846,7 +13866,7 @@ var serverRestarts = {
 
 // action/src/targets/tidb/deployments/local/index.ts
 var serverForm = {
-  kind: "server",
+  name: "server",
   deploySeconds: 10,
   // a private tidb-server on unistore is up again in seconds (measured here: 3–6 s on 2 cores)
   restarts: serverRestarts,
@@ -13858,7 +13878,7 @@ var serverForm = {
       if (configFile) o.files[configFile] = toToml(config);
       const binpath = binpathsOf(v.target).tidb;
       deployments.push({
-        kind: "server",
+        form: "server",
         name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
         index,
         version: v.target.version ?? "",
@@ -14094,7 +14114,7 @@ function playgroundArgs(d, dir) {
   ];
 }
 var playgroundForm = {
-  kind: "playground",
+  name: "playground",
   reapers: { playground: playgroundReaper },
   deploySeconds: 60,
   restarts: {
@@ -14113,7 +14133,7 @@ var playgroundForm = {
         configFiles[role] = file;
       }
       deployments.push({
-        kind: "playground",
+        form: "playground",
         name: o.variants.length > 1 ? `${o.prefix}-${v.name}` : o.prefix,
         index,
         version: v.target.version ?? "",
@@ -14196,8 +14216,8 @@ function deployerOf(provider) {
   return d;
 }
 function formOf(d) {
-  const form = Object.values(DEPLOYERS).find((x) => x.form?.kind === d.kind)?.form;
-  if (!form) throw new Error(`no deployment form ${d.kind}`);
+  const form = Object.values(DEPLOYERS).find((x) => x.form?.name === d.form)?.form;
+  if (!form) throw new Error(`no deployment form ${d.form}`);
   return form;
 }
 function formReapers() {
@@ -16088,7 +16108,7 @@ var TidbRun = class {
         `variant ${variant}: target.version is ${setup.version} but ${run.build(d) ?? "the server"} reports Release Version ${facts.version} (tidb_version()): declare the version the build reports, or leave target.version out with a binpath`
       );
     this.log(
-      `target: TiDB ${facts.version} (${d.kind} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
+      `target: TiDB ${facts.version} (${d.form} ${d.name}) for variant ${variant}; SQL at ${r.endpoints.map((e) => `${e.host}:${e.port}`).join(", ")}`
     );
     const config = settingsOf(setup);
     let stopped = false;
@@ -16127,7 +16147,7 @@ var TidbRun = class {
       watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
-        deployment: `${d.kind} ${d.name}`,
+        deployment: `${d.form} ${d.name}`,
         // the build it ran (target.binpath, or target.source's build of a commit): what a diff shows
         ...run.build(d) ? { build: run.build(d) } : {},
         config,
@@ -16168,7 +16188,7 @@ var TidbRun = class {
     if (!r) {
       r = await formOf(d).run.start(this, d, setup, signal);
       this.running.set(d.index, r);
-      did = `${d.kind} ${d.name} started`;
+      did = `${d.form} ${d.name} started`;
     }
     did = await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true) ?? did;
     await applyTargetSql(this, setup, r);
@@ -16596,7 +16616,7 @@ function targetPlan(tidb2, input, provisioned = false) {
   }
   about.push(
     `profile ${tidb2.profileFile} (${tidb2.profile.name}, provider ${tidb2.profile.provider})`,
-    `deployments: ${tidb2.deployments.map((d) => `${d.kind} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
+    `deployments: ${tidb2.deployments.map((d) => `${d.form} ${d.name} (TiDB ${d.version}; variants ${d.variants.join(", ")})`).join("; ")}`,
     `variants take turns by: ${switchingText(tidb2)}`,
     `load tools run on: ${place ? place.about : tidb2.load.user ? `${tidb2.load.user}@${tidb2.load.host} over SSH` : "this machine"}`
   );

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-N5B2K3Y4.js";
+} from "./chunk-XPDLGO2J.js";
 import {
   reapEntries
 } from "./chunk-KZWDR4BK.js";
