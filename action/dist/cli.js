@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-W2DB57SG.js";
+} from "./chunk-LNCNN2B3.js";
 import {
   reapLedger
-} from "./chunk-MFMDVAJC.js";
+} from "./chunk-CK3ON667.js";
 import {
   EXPIRES,
   KubeClient,
@@ -82,7 +82,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-XPDLGO2J.js";
+} from "./chunk-2X7QA7PV.js";
 import {
   CLOUDS,
   Interrupted,

@@ -21,7 +21,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-W2DB57SG.js";
+} from "./chunk-LNCNN2B3.js";
 import {
   getInput,
   info,
@@ -34,7 +34,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-XPDLGO2J.js";
+} from "./chunk-2X7QA7PV.js";
 import {
   Interrupted,
   installCrashTeardown,

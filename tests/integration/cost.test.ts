@@ -6,7 +6,9 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { withPooledBackground } from "../../action/src/compare/background.ts";
 import { runCommand } from "../../action/src/proc/process.ts";
+import { readResult } from "../../action/src/result/store.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
 import type { Target } from "../../action/src/targets/types.ts";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
@@ -145,6 +147,15 @@ compare: {rounds: 4, order: interleaved, confirm: 0, profiles: 0}
       assert.ok(reads >= 0.9 && reads < 2, `handler reads per transaction ${reads}`);
       assert.ok(c.cost.idle_per_s && "cpu_s" in c.cost.idle_per_s, "the idle rate recorded");
     }
+    // one background for the run, taken off once and stored: result.json holds the figures the judge
+    // reads (taking it again changes no digit), each cell's own idle reading kept beside it
+    const stored = await readResult(join(runDir, "result.json"));
+    assert.deepEqual(withPooledBackground(stored), stored);
+    const backgrounds = new Set(
+      measured.map((c: { cost: { idle_per_s: unknown } }) => JSON.stringify(c.cost.idle_per_s)),
+    );
+    assert.equal(backgrounds.size, 1, "every cell net of the same background");
+    assert.ok(measured.every((c: { cost: { own_idle_per_s?: unknown } }) => c.cost.own_idle_per_s));
     const v = JSON.parse(readFileSync(json, "utf8"));
     assert.ok(
       v.cells.some((c: { metric: string }) => c.metric === "handler_reads_per_op"),

@@ -125,6 +125,27 @@ describe("one background for the run, over all its servers", () => {
     assert.equal(withPooledBackground(bare), bare, "no counters, nothing taken again");
   });
 
+  test("taken once and stored: taking it again changes no digit, and each cell keeps its own readings", () => {
+    const result = run(171, 2);
+    const once = withPooledBackground(result);
+    // what result.json holds after a comparison: the judge takes the background again from it
+    const stored = JSON.parse(JSON.stringify(once)) as Result;
+    assert.deepEqual(withPooledBackground(stored), stored);
+    assert.deepEqual(pooledBackground(stored), pooledBackground(result));
+    for (const [i, cell] of once.cells.entries()) {
+      const own = result.cells[i]?.cost as NonNullable<Cell["cost"]>;
+      assert.deepEqual(cell.cost?.own_idle_per_s, own.idle_per_s, "the cell's own idle reading kept");
+      assert.deepEqual(cell.cost?.own_reading_cost, own.reading_cost);
+    }
+    // a cell that measured no idle window takes the run's background, and adds nothing to it
+    const cells = result.cells.map((c, i) =>
+      i === 0 ? { ...c, cost: { ...(c.cost as NonNullable<Cell["cost"]>), idle_per_s: undefined } } : c,
+    ) as Cell[];
+    const partial = withPooledBackground({ ...result, cells });
+    assert.deepEqual(partial.cells[0]?.cost?.own_idle_per_s, {});
+    assert.deepEqual(withPooledBackground(partial), partial);
+  });
+
   test("A/A: idle windows read high or low by chance pass for no change, and the interval is narrower", () => {
     let narrower = 0;
     for (let seed = 1; seed <= 20; seed++) {

@@ -19,15 +19,27 @@ const meanOf = (records: readonly Record<string, number>[]): Record<string, numb
   return out;
 };
 
-/** The run's background: the mean over its measured cells' idle readings (every variant's); none where no cell has one. */
+/** A cell's own idle readings: as its bench measured them, before the run's background replaced them. */
+const ownOf = (c: Cost) =>
+  c.own_idle_per_s
+    ? { per_s: c.own_idle_per_s, per_reading: c.own_reading_cost }
+    : { per_s: c.idle_per_s, per_reading: c.reading_cost };
+
+/**
+ * The run's background: the mean over its measured cells' own idle readings (every variant's);
+ * none where no cell has one. Taken from the cells' own readings, so a result it was already
+ * taken off gives the same background again, to the digit.
+ */
 export function pooledBackground(result: Result): Background | undefined {
   const costs = result.cells
-    .filter((c) => c.status === "ok" && c.round > 0 && c.cost?.idle_per_s)
-    .map((c) => c.cost as Cost);
+    .filter(
+      (c) => c.status === "ok" && c.round > 0 && c.cost && Object.keys(ownOf(c.cost).per_s ?? {}).length,
+    )
+    .map((c) => ownOf(c.cost as Cost));
   if (!costs.length) return undefined;
   return {
-    per_s: meanOf(costs.map((c) => c.idle_per_s ?? {})),
-    per_reading: meanOf(costs.map((c) => c.reading_cost ?? {})),
+    per_s: meanOf(costs.map((c) => c.per_s ?? {})),
+    per_reading: meanOf(costs.map((c) => c.per_reading ?? {})),
   };
 }
 
@@ -47,7 +59,19 @@ export function withPooledBackground(result: Result): Result {
         return [name, value === undefined ? m : { ...m, value }];
       }),
     );
-    return { ...c, metrics, cost: { ...cost, idle_per_s: bg.per_s, reading_cost: bg.per_reading } };
+    const own = ownOf(cost);
+    return {
+      ...c,
+      metrics,
+      cost: {
+        ...cost,
+        idle_per_s: bg.per_s,
+        reading_cost: bg.per_reading,
+        // what it measured itself (nothing, where it measured none): the run's background again from it
+        own_idle_per_s: own.per_s ?? {},
+        own_reading_cost: own.per_reading ?? {},
+      },
+    };
   });
   return { ...result, cells };
 }
@@ -64,7 +88,8 @@ export function withCounterMetrics(result: Result, names: readonly string[]): Re
     const cost = c.cost;
     const missing = wanted.filter((n) => !c.metrics[n]);
     if (!cost || c.round <= 0 || !missing.length) return c;
-    const bg = { per_s: cost.idle_per_s ?? {}, per_reading: cost.reading_cost ?? {} };
+    const own = ownOf(cost);
+    const bg = { per_s: own.per_s ?? {}, per_reading: own.per_reading ?? {} };
     const added = missing.flatMap((n) => {
       const value = netCost(n, cost.counters, cost.window_s, cost.ops, bg);
       const unit = costMetric(n)?.unit ?? "1/op";

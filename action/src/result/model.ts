@@ -68,6 +68,12 @@ export const CellCostSchema = z.strictObject({
   idle_per_s: z.record(z.string(), num).optional(),
   /** What one reading of the counters itself adds to each (a /metrics answer's allocations): taken off once per window. */
   reading_cost: z.record(z.string(), num).optional(),
+  /**
+   * This cell's own idle readings, where idle_per_s and reading_cost hold the run's background (the
+   * mean over every measured server, compare/background.ts): the cost metrics are net of that.
+   */
+  own_idle_per_s: z.record(z.string(), num).optional(),
+  own_reading_cost: z.record(z.string(), num).optional(),
 });
 
 export const CellSchema = z.strictObject({

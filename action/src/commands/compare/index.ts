@@ -14,6 +14,7 @@ import {
   startResult,
 } from "../../bench/start.ts";
 import type { Wave } from "../../bench/waves.ts";
+import { withPooledBackground } from "../../compare/background.ts";
 import { judgeFamily } from "../../compare/judge-results.ts";
 import { lookedJudgement, lookShares } from "../../compare/looks.ts";
 import type { Verdict } from "../../compare/verdict.ts";
@@ -250,6 +251,10 @@ class Comparison {
   async verdict(rounds: ScheduleRun): Promise<Verdict> {
     const { opts, control, compare, started } = this;
     const { looked, roundsDone } = rounds;
+    // the run's background taken off every cell once, here, and stored: result.json holds the cost
+    // figures the judge reads, and the verdict and report show
+    this.result.cells = withPooledBackground(this.result).cells;
+    await this.runDir.writeResult(this.result);
     const judged = looked ? lookedJudgement(looked) : this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1000;
     const profiles = await profileRegressions({

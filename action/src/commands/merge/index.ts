@@ -1,11 +1,13 @@
 // `tiperf merge`: the parts of one comparison run as shards on several runners (compare --shard),
 // checked to belong together and judged exactly as one run of the same blocks would be. A shard
 // that did not arrive is named, and never lets the check pass.
+
 import { mkdir, readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { missingShards, type Part, partsOfOne } from "../../bench/parts.ts";
 import { lookRounds } from "../../bench/schedule.ts";
 import { judgeWaves, pendingText } from "../../bench/waves.ts";
+import { withPooledBackground } from "../../compare/background.ts";
 import { judgeFamily } from "../../compare/judge-results.ts";
 import { lookShares } from "../../compare/looks.ts";
 import { mean, stddev } from "../../compare/stats.ts";
@@ -193,7 +195,8 @@ export async function mergeParts(
   const waves = [...new Set(parts.flatMap((p) => (p.shard.look ? [p.shard.look] : [])))];
   const waveMissing = waves.flatMap((l) => missingShards(parts, of, l).map((k) => `${k} of look ${l}`));
   if (first.result.nothing_measured !== undefined) return mergeNothing(parts, loaded, missing, opts);
-  const result = mergedResult(parts);
+  // every part's cells with the background of the whole comparison, taken off once and stored
+  const result = withPooledBackground(mergedResult(parts));
   const { judged, looks } = await mergedJudgement(result, parts, loaded, opts);
   const next = looks?.next && !missing.length && !waveMissing.length ? looks.next : undefined;
   const measured = result.cells.filter((c) => c.round > 0);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-XPDLGO2J.js";
+} from "./chunk-2X7QA7PV.js";
 import {
   reapEntries
 } from "./chunk-KZWDR4BK.js";

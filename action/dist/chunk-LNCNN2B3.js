@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-XPDLGO2J.js";
+} from "./chunk-2X7QA7PV.js";
 import {
   record,
   sshArgs
@@ -10243,12 +10243,15 @@ var meanOf = (records) => {
     for (const [k2, v] of Object.entries(r)) out[k2] = (out[k2] ?? 0) + v / records.length;
   return out;
 };
+var ownOf = (c4) => c4.own_idle_per_s ? { per_s: c4.own_idle_per_s, per_reading: c4.own_reading_cost } : { per_s: c4.idle_per_s, per_reading: c4.reading_cost };
 function pooledBackground(result) {
-  const costs = result.cells.filter((c4) => c4.status === "ok" && c4.round > 0 && c4.cost?.idle_per_s).map((c4) => c4.cost);
+  const costs = result.cells.filter(
+    (c4) => c4.status === "ok" && c4.round > 0 && c4.cost && Object.keys(ownOf(c4.cost).per_s ?? {}).length
+  ).map((c4) => ownOf(c4.cost));
   if (!costs.length) return void 0;
   return {
-    per_s: meanOf(costs.map((c4) => c4.idle_per_s ?? {})),
-    per_reading: meanOf(costs.map((c4) => c4.reading_cost ?? {}))
+    per_s: meanOf(costs.map((c4) => c4.per_s ?? {})),
+    per_reading: meanOf(costs.map((c4) => c4.per_reading ?? {}))
   };
 }
 function withPooledBackground(result) {
@@ -10263,7 +10266,19 @@ function withPooledBackground(result) {
         return [name, value4 === void 0 ? m3 : { ...m3, value: value4 }];
       })
     );
-    return { ...c4, metrics, cost: { ...cost, idle_per_s: bg.per_s, reading_cost: bg.per_reading } };
+    const own = ownOf(cost);
+    return {
+      ...c4,
+      metrics,
+      cost: {
+        ...cost,
+        idle_per_s: bg.per_s,
+        reading_cost: bg.per_reading,
+        // what it measured itself (nothing, where it measured none): the run's background again from it
+        own_idle_per_s: own.per_s ?? {},
+        own_reading_cost: own.per_reading ?? {}
+      }
+    };
   });
   return { ...result, cells };
 }
@@ -10274,7 +10289,8 @@ function withCounterMetrics(result, names) {
     const cost = c4.cost;
     const missing = wanted.filter((n) => !c4.metrics[n]);
     if (!cost || c4.round <= 0 || !missing.length) return c4;
-    const bg = { per_s: cost.idle_per_s ?? {}, per_reading: cost.reading_cost ?? {} };
+    const own = ownOf(cost);
+    const bg = { per_s: own.per_s ?? {}, per_reading: own.per_reading ?? {} };
     const added = missing.flatMap((n) => {
       const value4 = netCost(n, cost.counters, cost.window_s, cost.ops, bg);
       const unit2 = costMetric(n)?.unit ?? "1/op";
@@ -69278,6 +69294,8 @@ var Comparison = class {
   async verdict(rounds) {
     const { opts, control, compare: compare3, started } = this;
     const { looked, roundsDone } = rounds;
+    this.result.cells = withPooledBackground(this.result).cells;
+    await this.runDir.writeResult(this.result);
     const judged2 = looked ? lookedJudgement(looked) : this.judge();
     const benchmarkSeconds = (Date.now() - this.startedMeasuring) / 1e3;
     const profiles = await profileRegressions({
@@ -69566,7 +69584,7 @@ async function mergeParts(files, opts) {
   const waves = [...new Set(parts.flatMap((p) => p.shard.look ? [p.shard.look] : []))];
   const waveMissing = waves.flatMap((l) => missingShards(parts, of, l).map((k2) => `${k2} of look ${l}`));
   if (first.result.nothing_measured !== void 0) return mergeNothing(parts, loaded, missing, opts);
-  const result = mergedResult(parts);
+  const result = withPooledBackground(mergedResult(parts));
   const { judged: judged2, looks } = await mergedJudgement(result, parts, loaded, opts);
   const next = looks?.next && !missing.length && !waveMissing.length ? looks.next : void 0;
   const measured = result.cells.filter((c4) => c4.round > 0);

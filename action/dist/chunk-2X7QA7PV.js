@@ -16922,7 +16922,13 @@ var CellCostSchema = external_exports.strictObject({
   /** The idle servers' growth per second of each counter, measured after they started: taken off before dividing. */
   idle_per_s: external_exports.record(external_exports.string(), num).optional(),
   /** What one reading of the counters itself adds to each (a /metrics answer's allocations): taken off once per window. */
-  reading_cost: external_exports.record(external_exports.string(), num).optional()
+  reading_cost: external_exports.record(external_exports.string(), num).optional(),
+  /**
+   * This cell's own idle readings, where idle_per_s and reading_cost hold the run's background (the
+   * mean over every measured server, compare/background.ts): the cost metrics are net of that.
+   */
+  own_idle_per_s: external_exports.record(external_exports.string(), num).optional(),
+  own_reading_cost: external_exports.record(external_exports.string(), num).optional()
 });
 var CellSchema = external_exports.strictObject({
   workload: external_exports.string(),
