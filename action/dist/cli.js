@@ -18,20 +18,19 @@ import {
   compareOverrides,
   compareSpec,
   composedSpec,
+  compositionIssues,
   confirmationSpec,
   driverNames,
   driverOf,
   esc,
   githubClient,
   isLatency,
-  isRunPart,
   judgeStored,
   loadSpec,
   matrixSeconds,
   md,
   mean,
-  mergeParts,
-  mergeRunParts,
+  mergeEither,
   metricName,
   narrowSpec,
   noiseFromResult,
@@ -62,7 +61,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-LNCNN2B3.js";
+} from "./chunk-EYCXT4HS.js";
 import {
   reapLedger
 } from "./chunk-CK3ON667.js";
@@ -109,6 +108,16 @@ import {
 
 // action/src/cli/args.ts
 import { parseArgs } from "node:util";
+var COMPOSE_FIELDS = [
+  "base-ref",
+  "head-ref",
+  "base-config",
+  "head-config",
+  "base-version",
+  "head-version",
+  "base-binpath",
+  "head-binpath"
+];
 var log = (line) => process.stderr.write(`${maskSecrets(line)}
 `);
 function flags(command, args, options) {
@@ -148,11 +157,11 @@ function required(command, name, value) {
 }
 function specSource(command, values) {
   const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
-  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
-    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
-  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
-  if (str("base-ref") && builds.length)
-    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
+  const issues = compositionIssues(
+    Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, str(f)])),
+    (fields, joiner) => fields.map((f) => `--${f}`).join(joiner)
+  );
+  if (issues.length) throw new InputError(issues.map((i) => `tiperf ${command}: ${i}`).join("\n"));
   const profile2 = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),
@@ -3009,24 +3018,27 @@ async function cmdMerge(args) {
   if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
   const outDir = values.out ?? join7("results", `merge-${basename3(first.endsWith("result.json") ? dirname5(first) : first)}`);
-  if (await isRunPart(first)) return mergeRuns(positionals, outDir, values);
-  if (values.baseline)
-    throw new InputError(
-      "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
-    );
-  const confirms = values.confirms ? await readFirstVerdict(values.confirms, "--confirms") : void 0;
   const maxLooks = values["max-looks"] === void 0 ? void 0 : Number(values["max-looks"]);
   if (maxLooks !== void 0 && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
     throw new InputError(
       `tiperf merge: --max-looks must be a whole number of looks from 1 to 6 (got ${values["max-looks"]})`
     );
-  const outcome = await mergeParts(positionals, {
+  const merged = await mergeEither(positionals, {
     outDir,
     log,
+    ...typeof values.baseline === "string" ? { baseline: values.baseline } : {},
+    ...values.confirms ? { confirms: await readFirstVerdict(values.confirms, "--confirms") } : {},
+    ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {},
     ...maxLooks ? { maxLooks } : {},
-    ...confirms ? { confirms } : {},
-    ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {}
+    misfit: (option, parts) => {
+      throw new InputError(
+        parts === "run" ? `tiperf merge: --${option === "maxLooks" ? "max-looks" : option} is for the parts of a comparison (compare --shard); these are shares of a run` : "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
+      );
+    }
   });
+  return merged.parts === "run" ? saidRun(merged.outcome, values) : saidComparison(merged.outcome, values);
+}
+async function saidComparison(outcome, values) {
   await writeJson(values.json, outcome.verdict);
   if (outcome.confirm > 0)
     log(
@@ -3041,14 +3053,7 @@ async function cmdMerge(args) {
 `);
   return outcome.exitCode;
 }
-async function mergeRuns(parts, outDir, values) {
-  for (const flag of ["confirms", "max-looks"])
-    if (values[flag] !== void 0)
-      throw new InputError(
-        `tiperf merge: --${flag} is for the parts of a comparison (compare --shard); these are shares of a run`
-      );
-  const baseline = typeof values.baseline === "string" ? values.baseline : void 0;
-  const outcome = await mergeRunParts(parts, { outDir, log, ...baseline ? { baseline } : {} });
+async function saidRun(outcome, values) {
   await writeJson(values.json, outcome.verdict ?? outcome.result);
   const said = outcome.verdict?.verdict ?? outcome.result.status;
   log(

@@ -6,10 +6,9 @@ import {
   VerdictSchema,
   compareOverrides,
   compareSpec,
+  compositionIssues,
   confirmationSpec,
-  isRunPart,
-  mergeParts,
-  mergeRunParts,
+  mergeEither,
   parseLogin,
   parsePr,
   parseRepo,
@@ -21,7 +20,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-LNCNN2B3.js";
+} from "./chunk-EYCXT4HS.js";
 import {
   getInput,
   info,
@@ -182,14 +181,20 @@ function readInputs(get, env, event2) {
     throw new InputError(`'spec' input is required in mode ${mode}`);
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
-  if (inputs.baseRef === void 0 !== (inputs.headRef === void 0))
-    throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
-  if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))
-    throw new InputError("'base-ref'/'head-ref' and 'base-config'/'head-config' inputs exclude each other");
-  if (inputs.baseRef && (inputs.baseVersion || inputs.headVersion || inputs.baseBinpath || inputs.headBinpath))
-    throw new InputError(
-      "'base-ref'/'head-ref' and the 'base-version'/'head-version'/'base-binpath'/'head-binpath' inputs exclude each other"
-    );
+  const issues = compositionIssues(
+    {
+      "base-ref": inputs.baseRef,
+      "head-ref": inputs.headRef,
+      "base-config": inputs.baseConfig,
+      "head-config": inputs.headConfig,
+      "base-version": inputs.baseVersion,
+      "head-version": inputs.headVersion,
+      "base-binpath": inputs.baseBinpath,
+      "head-binpath": inputs.headBinpath
+    },
+    (fields, joiner) => `${fields.map((f) => `'${f}'`).join(joiner)} input${fields.length > 1 ? "s" : ""}`
+  );
+  if (issues.length) throw new InputError(issues.join("\n"));
   const repo = get("repository") || env.GITHUB_REPOSITORY || "";
   if (repo) inputs.repo = parseRepo(repo, "'repository' input");
   const pr = get("pr");
@@ -232,22 +237,19 @@ async function produceMerge(inputs) {
       `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
       EXIT.runFailed
     );
-  if (await isRunPart(parts[0])) {
-    const runs = await mergeRunParts(parts, {
-      outDir: join(inputs.out, "merged"),
-      log,
-      ...inputs.baseline ? { baseline: inputs.baseline } : {}
-    });
-    return runs.verdict ? { verdict: runs.verdict, reportPath: runs.htmlPath, resultPath: runs.resultPath } : { status: runs.result.status, resultPath: runs.resultPath };
-  }
-  const confirms = inputs.confirms ? await readFirstVerdict(inputs.confirms, "'confirms' input") : void 0;
-  const outcome = await mergeParts(parts, {
+  const merged = await mergeEither(parts, {
     outDir: join(inputs.out, "merged"),
     log,
-    ...confirms ? { confirms } : {},
+    ...inputs.baseline ? { baseline: inputs.baseline } : {},
+    ...inputs.confirms ? { confirms: await readFirstVerdict(inputs.confirms, "'confirms' input") } : {},
     ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {},
     ...inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}
   });
+  if (merged.parts === "run") {
+    const runs = merged.outcome;
+    return runs.verdict ? { verdict: runs.verdict, reportPath: runs.htmlPath, resultPath: runs.resultPath } : { status: runs.result.status, resultPath: runs.resultPath };
+  }
+  const outcome = merged.outcome;
   const commits = partsProvenance(parts);
   if (commits) outcome.verdict.provenance = commits;
   return {

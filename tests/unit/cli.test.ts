@@ -91,6 +91,42 @@ describe("the command table", () => {
     assert.equal((await half.done).code, 2);
     assert.match(half.stderr(), /--base-ref and --head-ref go together/);
   });
+
+  test("composing a spec: what may not mix is refused in each door's words, every issue at once", async () => {
+    // two refs take each side's whole spec from its ref: an overlay or a build beside them is refused
+    const both = cli([
+      "compare",
+      "--spec",
+      "workloads/smoke.yaml",
+      "--base-ref",
+      "HEAD",
+      "--head-config",
+      "x.yaml",
+      "--base-version",
+      "v8.5.0",
+    ]);
+    assert.equal((await both.done).code, 2);
+    assert.match(
+      both.stderr(),
+      /tiperf compare: --base-ref\/--head-ref and --head-config exclude each other/,
+    );
+    assert.match(
+      both.stderr(),
+      /tiperf compare: --base-ref\/--head-ref and --base-version exclude each other/,
+    );
+    assert.match(both.stderr(), /--base-ref and --head-ref go together/);
+    const inputs: Record<string, string> = {
+      mode: "compare",
+      spec: "workloads/smoke.yaml",
+      "base-ref": "main",
+      "head-ref": "HEAD",
+      "base-config": "workloads/smoke.yaml",
+    };
+    assert.throws(
+      () => readInputs((k) => inputs[k] ?? "", {}, {}),
+      /'base-ref'\/'head-ref' inputs and 'base-config' input exclude each other/,
+    );
+  });
 });
 
 describe("builds given on the command line for a spec with variants of its own", () => {

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { mergeEither } from "../../action/src/commands/merge/either.ts";
 import { mergeRunParts } from "../../action/src/commands/merge/runs.ts";
 import { shardCells } from "../../action/src/commands/run/index.ts";
 import { judgeStored } from "../../action/src/compare/judge-results.ts";
@@ -62,6 +63,23 @@ describe("a run's matrix over several runners (run --shard K/N, merge)", () => {
       assert.equal(out.exitCode, 0);
       assert.equal(out.result.shard, undefined);
     }
+  });
+
+  test("either kind of parts through one door: a run's shares are told apart, an option they do not take is the door's", async () => {
+    const given = await parts(2);
+    const misfits: string[] = [];
+    const maxLooks = 2;
+    const merged = await mergeEither(given, {
+      ...quiet(),
+      maxLooks,
+      misfit: (option, kind) => misfits.push(`${option} ${kind}`),
+    });
+    assert.equal(merged.parts, "run");
+    assert.deepEqual(misfits, ["maxLooks run"]);
+    const direct = await mergeRunParts(given, quiet());
+    if (merged.parts === "run") assert.deepEqual(merged.outcome.result.cells, direct.result.cells);
+    // the Action's door gives no misfit: the option passes unused
+    assert.equal((await mergeEither(given, { ...quiet(), maxLooks })).parts, "run");
   });
 
   test("with a baseline: judged as run --baseline judges the whole run, number for number", async () => {

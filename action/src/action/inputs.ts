@@ -2,7 +2,12 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { parseShard, type Shard } from "../bench/shard.ts";
 import { InputError } from "../errors.ts";
 import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
-import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
+import {
+  type CompareOverrides,
+  compareOverrides,
+  compositionIssues,
+  parseTolerance,
+} from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
 export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
@@ -208,17 +213,20 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
     throw new InputError(`'spec' input is required in mode ${mode}`);
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
-  if ((inputs.baseRef === undefined) !== (inputs.headRef === undefined))
-    throw new InputError("'base-ref' and 'head-ref' inputs go together: give both or neither");
-  if (inputs.baseRef && (inputs.baseConfig || inputs.headConfig))
-    throw new InputError("'base-ref'/'head-ref' and 'base-config'/'head-config' inputs exclude each other");
-  if (
-    inputs.baseRef &&
-    (inputs.baseVersion || inputs.headVersion || inputs.baseBinpath || inputs.headBinpath)
-  )
-    throw new InputError(
-      "'base-ref'/'head-ref' and the 'base-version'/'head-version'/'base-binpath'/'head-binpath' inputs exclude each other",
-    );
+  const issues = compositionIssues(
+    {
+      "base-ref": inputs.baseRef,
+      "head-ref": inputs.headRef,
+      "base-config": inputs.baseConfig,
+      "head-config": inputs.headConfig,
+      "base-version": inputs.baseVersion,
+      "head-version": inputs.headVersion,
+      "base-binpath": inputs.baseBinpath,
+      "head-binpath": inputs.headBinpath,
+    },
+    (fields, joiner) => `${fields.map((f) => `'${f}'`).join(joiner)} input${fields.length > 1 ? "s" : ""}`,
+  );
+  if (issues.length) throw new InputError(issues.join("\n"));
   const repo = get("repository") || env.GITHUB_REPOSITORY || "";
   if (repo) inputs.repo = parseRepo(repo, "'repository' input");
   const pr = get("pr");

@@ -1,12 +1,10 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import * as core from "@actions/core";
-import { isRunPart } from "../bench/parts.ts";
 import { waveFor } from "../bench/waves.ts";
 import { confirmationSpec, readFirstVerdict } from "../commands/compare/confirm.ts";
 import { compareSpec } from "../commands/compare/index.ts";
-import { mergeParts } from "../commands/merge/index.ts";
-import { mergeRunParts } from "../commands/merge/runs.ts";
+import { mergeEither } from "../commands/merge/either.ts";
 import { runAgainstBaseline } from "../commands/run/baseline-check.ts";
 import { runSpec } from "../commands/run/index.ts";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
@@ -62,25 +60,23 @@ async function produceMerge(inputs: ActionInputs): Promise<Produced> {
       `mode merge: no shard's result.json under ${inputs.parts}: every shard failed before it measured, or its artifact was not downloaded`,
       EXIT.runFailed,
     );
-  if (await isRunPart(parts[0] as string)) {
-    // shares of a run's matrix (mode run with shard): one run, judged against the baseline if given
-    const runs = await mergeRunParts(parts, {
-      outDir: join(inputs.out, "merged"),
-      log,
-      ...(inputs.baseline ? { baseline: inputs.baseline } : {}),
-    });
+  // a run's shares (mode run with shard) judged against the baseline if given; a comparison's
+  // parts as the one comparison: an input the parts do not take passes unused
+  const merged = await mergeEither(parts, {
+    outDir: join(inputs.out, "merged"),
+    log,
+    ...(inputs.baseline ? { baseline: inputs.baseline } : {}),
+    ...(inputs.confirms ? { confirms: await readFirstVerdict(inputs.confirms, "'confirms' input") } : {}),
+    ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
+    ...(inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}),
+  });
+  if (merged.parts === "run") {
+    const runs = merged.outcome;
     return runs.verdict
       ? { verdict: runs.verdict, reportPath: runs.htmlPath, resultPath: runs.resultPath }
       : { status: runs.result.status, resultPath: runs.resultPath };
   }
-  const confirms = inputs.confirms ? await readFirstVerdict(inputs.confirms, "'confirms' input") : undefined;
-  const outcome = await mergeParts(parts, {
-    outDir: join(inputs.out, "merged"),
-    log,
-    ...(confirms ? { confirms } : {}),
-    ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
-    ...(inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}),
-  });
+  const outcome = merged.outcome;
   const commits = partsProvenance(parts);
   if (commits) outcome.verdict.provenance = commits;
   return {

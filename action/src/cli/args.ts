@@ -5,7 +5,25 @@ import { InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { maskSecrets } from "../proc/secrets.ts";
 import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
-import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
+import {
+  type ComposeField,
+  compareOverrides,
+  compositionIssues,
+  parseTolerance,
+  prepareSpec,
+} from "../specfile/prepare.ts";
+
+const COMPOSE_FIELDS: ComposeField[] = [
+  "base-ref",
+  "head-ref",
+  "base-config",
+  "head-config",
+  "base-version",
+  "head-version",
+  "base-binpath",
+  "head-binpath",
+];
+
 import { parseAge } from "../yaml/keys.ts";
 
 export const log = (line: string) => process.stderr.write(`${maskSecrets(line)}\n`);
@@ -59,11 +77,11 @@ export function required(command: string, name: string, value: string | boolean 
 /** The spec a run or comparison executes: the file, or composed as the Action composes it. */
 export function specSource(command: string, values: Record<string, string | boolean | undefined>) {
   const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
-  if (Boolean(str("base-ref")) !== Boolean(str("head-ref")))
-    throw new InputError(`tiperf ${command}: --base-ref and --head-ref go together`);
-  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter((k) => str(k));
-  if (str("base-ref") && builds.length)
-    throw new InputError(`tiperf ${command}: --base-ref/--head-ref and --${builds[0]} exclude each other`);
+  const issues = compositionIssues(
+    Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, str(f)])),
+    (fields, joiner) => fields.map((f) => `--${f}`).join(joiner),
+  );
+  if (issues.length) throw new InputError(issues.map((i) => `tiperf ${command}: ${i}`).join("\n"));
   const profile = str("profile");
   return prepareSpec({
     spec: required(command, "spec", values.spec),

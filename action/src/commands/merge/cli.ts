@@ -1,15 +1,15 @@
 // `tiperf merge` on the command line: its flags read and checked, then the command's steps; the
 // synopsis is cli/commands.ts's (`tiperf help merge`).
 import { basename, dirname, join } from "node:path";
-import { isRunPart } from "../../bench/parts.ts";
 import { checkOutFile } from "../../bench/preflight.ts";
 import { flags, log, writeJson } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
 import { InputError } from "../../errors.ts";
 import { parseLogin } from "../../publish/names.ts";
 import { readFirstVerdict } from "../compare/confirm.ts";
-import { mergeParts } from "./index.ts";
-import { mergeRunParts } from "./runs.ts";
+import { mergeEither } from "./either.ts";
+import type { MergeOutcome } from "./index.ts";
+import type { RunMergeOutcome } from "./runs.ts";
 
 export async function cmdMerge(args: string[]): Promise<number> {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
@@ -20,26 +20,31 @@ export async function cmdMerge(args: string[]): Promise<number> {
   const outDir =
     (values.out as string | undefined) ??
     join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`);
-  if (await isRunPart(first)) return mergeRuns(positionals, outDir, values);
-  if (values.baseline)
-    throw new InputError(
-      "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base",
-    );
-  const confirms = values.confirms
-    ? await readFirstVerdict(values.confirms as string, "--confirms")
-    : undefined;
   const maxLooks = values["max-looks"] === undefined ? undefined : Number(values["max-looks"]);
   if (maxLooks !== undefined && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
     throw new InputError(
       `tiperf merge: --max-looks must be a whole number of looks from 1 to 6 (got ${values["max-looks"]})`,
     );
-  const outcome = await mergeParts(positionals, {
+  const merged = await mergeEither(positionals, {
     outDir,
     log,
-    ...(maxLooks ? { maxLooks } : {}),
-    ...(confirms ? { confirms } : {}),
+    ...(typeof values.baseline === "string" ? { baseline: values.baseline } : {}),
+    ...(values.confirms ? { confirms: await readFirstVerdict(values.confirms as string, "--confirms") } : {}),
     ...(values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"] as string) } : {}),
+    ...(maxLooks ? { maxLooks } : {}),
+    misfit: (option, parts) => {
+      throw new InputError(
+        parts === "run"
+          ? `tiperf merge: --${option === "maxLooks" ? "max-looks" : option} is for the parts of a comparison (compare --shard); these are shares of a run`
+          : "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base",
+      );
+    },
   });
+  return merged.parts === "run" ? saidRun(merged.outcome, values) : saidComparison(merged.outcome, values);
+}
+
+/** A comparison's parts merged: the verdict, and what runs next (a confirmation, a further look). */
+async function saidComparison(outcome: MergeOutcome, values: Record<string, unknown>): Promise<number> {
   await writeJson(values.json as string | undefined, outcome.verdict);
   if (outcome.confirm > 0)
     log(
@@ -54,15 +59,8 @@ export async function cmdMerge(args: string[]): Promise<number> {
   return outcome.exitCode;
 }
 
-/** Shares of a run's matrix: joined into one result, judged against --baseline when given. */
-async function mergeRuns(parts: string[], outDir: string, values: Record<string, unknown>): Promise<number> {
-  for (const flag of ["confirms", "max-looks"])
-    if (values[flag] !== undefined)
-      throw new InputError(
-        `tiperf merge: --${flag} is for the parts of a comparison (compare --shard); these are shares of a run`,
-      );
-  const baseline = typeof values.baseline === "string" ? values.baseline : undefined;
-  const outcome = await mergeRunParts(parts, { outDir, log, ...(baseline ? { baseline } : {}) });
+/** Shares of a run's matrix joined into one result, judged against --baseline when given. */
+async function saidRun(outcome: RunMergeOutcome, values: Record<string, unknown>): Promise<number> {
   await writeJson(values.json as string | undefined, outcome.verdict ?? outcome.result);
   const said = outcome.verdict?.verdict ?? outcome.result.status;
   log(

@@ -10235,6 +10235,25 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
     ...loaded.builds ? { builds: loaded.builds } : {}
   };
 }
+function compositionIssues(given, name) {
+  const has2 = (f) => Boolean(given[f]);
+  const refs = ["base-ref", "head-ref"];
+  const out = [];
+  if (has2("base-ref") !== has2("head-ref"))
+    out.push(`${name(refs, " and ")} go together: give both or neither`);
+  if (!refs.some(has2)) return out;
+  const configs = ["base-config", "head-config"].filter(has2);
+  if (configs.length)
+    out.push(
+      `${name(refs, "/")} and ${name(configs, "/")} exclude each other: each ref's spec carries its own target`
+    );
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter(has2);
+  if (builds.length)
+    out.push(
+      `${name(refs, "/")} and ${name(builds, "/")} exclude each other: each ref's spec carries its own target`
+    );
+  return out;
+}
 
 // action/src/compare/background.ts
 var meanOf = (records) => {
@@ -69794,6 +69813,29 @@ async function mergeRunParts(files, opts) {
   };
 }
 
+// action/src/commands/merge/either.ts
+async function mergeEither(files, o) {
+  if (await isRunPart(files[0])) {
+    if (o.confirms) o.misfit?.("confirms", "run");
+    if (o.maxLooks) o.misfit?.("maxLooks", "run");
+    const outcome2 = await mergeRunParts(files, {
+      outDir: o.outDir,
+      log: o.log,
+      ...o.baseline ? { baseline: o.baseline } : {}
+    });
+    return { parts: "run", outcome: outcome2 };
+  }
+  if (o.baseline) o.misfit?.("baseline", "comparison");
+  const outcome = await mergeParts(files, {
+    outDir: o.outDir,
+    log: o.log,
+    ...o.confirms ? { confirms: o.confirms } : {},
+    ...o.acceptedBy ? { acceptedBy: o.acceptedBy } : {},
+    ...o.maxLooks ? { maxLooks: o.maxLooks } : {}
+  });
+  return { parts: "comparison", outcome };
+}
+
 // action/src/commands/run/index.ts
 var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
 async function runSpec(given, opts) {
@@ -69924,6 +69966,7 @@ export {
   prepareSpec,
   composedSpec,
   narrowSpec,
+  compositionIssues,
   CellJudgementSchema,
   VerdictSchema,
   readVerdict,
@@ -69950,9 +69993,7 @@ export {
   readFirstVerdict,
   compareSpec,
   publishVerdict,
-  isRunPart,
-  mergeParts,
-  mergeRunParts,
+  mergeEither,
   runSpec,
   runAgainstBaseline
 };
