@@ -61,10 +61,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-EYCXT4HS.js";
+} from "./chunk-OCI7W55Y.js";
 import {
   reapLedger
-} from "./chunk-CK3ON667.js";
+} from "./chunk-6MDMEQSM.js";
 import {
   EXPIRES,
   KubeClient,
@@ -81,7 +81,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-2X7QA7PV.js";
+} from "./chunk-2LRUVI2Y.js";
 import {
   CLOUDS,
   Interrupted,

@@ -20,7 +20,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-EYCXT4HS.js";
+} from "./chunk-OCI7W55Y.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-2X7QA7PV.js";
+} from "./chunk-2LRUVI2Y.js";
 import {
   Interrupted,
   installCrashTeardown,

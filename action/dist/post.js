@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-CK3ON667.js";
+} from "./chunk-6MDMEQSM.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-2X7QA7PV.js";
+import "./chunk-2LRUVI2Y.js";
 import {
   ledgerDir
 } from "./chunk-KZWDR4BK.js";

@@ -92,6 +92,25 @@ describe("the command table", () => {
     assert.match(half.stderr(), /--base-ref and --head-ref go together/);
   });
 
+  test("run --shard over more runners than cells: every shard refuses alike, before anything starts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-shard-"));
+    const spec = join(dir, "one.yaml");
+    writeFileSync(
+      spec,
+      "name: one\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s}\n",
+    );
+    for (const k of [1, 2]) {
+      const run = cli(["run", "--spec", spec, "--out", join(dir, "results"), "--shard", `${k}/2`]);
+      assert.equal((await run.done).code, 2, run.stderr());
+      assert.match(
+        run.stderr(),
+        new RegExp(
+          `--shard ${k}/2: the matrix of \\S+ has 1 cell\\(s\\), fewer than 2 shards: shard 2 would run none`,
+        ),
+      );
+    }
+  });
+
   test("composing a spec: what may not mix is refused in each door's words, every issue at once", async () => {
     // two refs take each side's whole spec from its ref: an overlay or a build beside them is refused
     const both = cli([

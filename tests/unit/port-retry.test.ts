@@ -106,8 +106,18 @@ describe("a port taken between choice and bind", () => {
 });
 
 describe("private ports: outside the kernel's ephemeral range, claimed per process", () => {
-  test("the range: below the ephemeral range from 20000, else above it, else none", () => {
+  test("the range: below the ephemeral range from 20000, else above it, else none; never a TiDB port", async () => {
     assert.deepEqual(privateRange([32768, 60999]), [20000, 32767]);
+    // a playground's or cluster's components (tiup's default ports moved by 1000s or 10000s) are
+    // never handed to a private server: 30180 is a second playground's TiKV status port
+    const claims = tempDir();
+    const picked = new Set<number>();
+    for (let i = 0; i < 19; i++)
+      picked.add(await privatePort({ claims, range: [30170, 30190], free: async () => true }));
+    assert.deepEqual(
+      [...picked].sort((a, b) => a - b),
+      Array.from({ length: 21 }, (_, i) => 30170 + i).filter((p) => p !== 30170 && p !== 30180),
+    );
     assert.deepEqual(privateRange([1024, 40000]), [40001, 65535]);
     assert.equal(privateRange([1024, 65000]), undefined);
     const file = join(tempDir(), "range");

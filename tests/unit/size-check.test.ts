@@ -20,18 +20,18 @@ describe("sizes of functions, classes and files in action/src", () => {
 
   test("a planted long function fails, named by file and function", () => {
     const root = tempDir();
-    for (const d of ["action/src/pipeline", "action/src/targets"])
+    for (const d of ["action/src/bench", "action/src/targets"])
       mkdirSync(join(root, d), { recursive: true });
     writeFileSync(
-      join(root, "action/src/pipeline/leak.ts"),
+      join(root, "action/src/bench/leak.ts"),
       `export function shortOne() {\n${body(3)}\n}\nexport class Runner {\n  longStep() {\n${body(LIMIT)}\n  }\n}\nexport const arrow = () => {\n${body(LIMIT + 5)}\n};\n`,
     );
     const now = overLimit(root);
     assert.deepEqual(Object.keys(now).sort(), [
-      "action/src/pipeline/leak.ts:Runner.longStep",
-      "action/src/pipeline/leak.ts:arrow",
+      "action/src/bench/leak.ts:Runner.longStep",
+      "action/src/bench/leak.ts:arrow",
     ]);
-    assert.equal(now["action/src/pipeline/leak.ts:arrow"], LIMIT + 7);
+    assert.equal(now["action/src/bench/leak.ts:arrow"], LIMIT + 7);
     assert.match(
       violations(now).join("\n"),
       /leak\.ts:arrow: 87 lines \(over 80\): split it into named steps/,
@@ -40,15 +40,15 @@ describe("sizes of functions, classes and files in action/src", () => {
 
   test("a class over its limit fails though every method is short; one at the limit passes", () => {
     const root = tempDir();
-    mkdirSync(join(root, "action/src/pipeline"), { recursive: true });
+    mkdirSync(join(root, "action/src/bench"), { recursive: true });
     // n methods of 3 lines plus the class's own 2: over the limit, and exactly at it
     const over = Math.ceil((CLASS_LIMIT - 1) / 3);
     const at = Math.floor((CLASS_LIMIT - 2) / 3);
-    writeFileSync(join(root, "action/src/pipeline/big.ts"), `export class Big {\n${methods(over)}\n}\n`);
-    writeFileSync(join(root, "action/src/pipeline/fits.ts"), `export class Fits {\n${methods(at)}\n}\n`);
+    writeFileSync(join(root, "action/src/bench/big.ts"), `export class Big {\n${methods(over)}\n}\n`);
+    writeFileSync(join(root, "action/src/bench/fits.ts"), `export class Fits {\n${methods(at)}\n}\n`);
     const now = overLimit(root);
-    assert.deepEqual(Object.keys(now), ["action/src/pipeline/big.ts:class Big"]);
-    assert.equal(now["action/src/pipeline/big.ts:class Big"], 3 * over + 2);
+    assert.deepEqual(Object.keys(now), ["action/src/bench/big.ts:class Big"]);
+    assert.equal(now["action/src/bench/big.ts:class Big"], 3 * over + 2);
     assert.match(
       violations(now).join("\n"),
       /big\.ts:class Big: \d+ lines \(over 250\): cut the class along its jobs/,

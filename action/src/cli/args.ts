@@ -5,13 +5,8 @@ import { InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { maskSecrets } from "../proc/secrets.ts";
 import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
-import {
-  type ComposeField,
-  compareOverrides,
-  compositionIssues,
-  parseTolerance,
-  prepareSpec,
-} from "../specfile/prepare.ts";
+import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
+import { type ComposeField, compositionIssues } from "../specfile/compose-rules.ts";
 
 const COMPOSE_FIELDS: ComposeField[] = [
   "base-ref",

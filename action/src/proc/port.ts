@@ -50,6 +50,18 @@ export function privateRange(ephemeral = ephemeralRange()): [number, number] | u
   return undefined;
 }
 
+/**
+ * tiup's default component ports (PD 2379/2380, TiDB 4000/10080, TiKV 20160/20180, TiFlash 3930,
+ * 20170, 20292, 8234, Prometheus 9090, Grafana 3000, ng-monitoring 12020, TiCDC 8300, Pump 8250,
+ * Drainer 8249), by their last three digits: a playground moves them by --port-offset (10000s), a
+ * cluster's instances by 1000s. A private server is never handed one, so a playground or cluster
+ * of this run or another on the machine finds its ports free.
+ */
+const TIDB_PORT_TAILS = new Set([379, 380, 0, 80, 160, 180, 930, 170, 292, 234, 90, 20, 300, 250, 249]);
+
+/** Whether a TiDB deployment's components may listen on this port (TIDB_PORT_TAILS). */
+export const tidbPort = (port: number): boolean => TIDB_PORT_TAILS.has(port % 1000);
+
 /** This process's claims: port → its claim file. */
 const claimed = new Map<number, string>();
 let releaseAtExit = false;
@@ -158,7 +170,7 @@ export async function privatePort(
   const start = Math.floor(Math.random() * size);
   for (let i = 0; i < size; i++) {
     const port = lo + ((start + i) % size);
-    if (claimed.has(port) || !claim(dir, port)) continue;
+    if (tidbPort(port) || claimed.has(port) || !claim(dir, port)) continue;
     claimed.set(port, join(dir, String(port)));
     if (await (o.free ?? bindable)(port)) return port;
   }

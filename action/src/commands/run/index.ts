@@ -33,10 +33,12 @@ export interface RunOutcome {
 
 /** `tiperf run`: spec → target → driver → result → report, for one variant. */
 export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise<RunOutcome> {
-  // before anything starts: a shard with no cell of its own
-  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
+  // before anything starts: more shards than cells leaves some shard none, and that shard's job
+  // would fail where this one passes; every shard of such a split says so alike
+  const matrix = planCells(given.spec).length;
+  if (opts.shard && matrix < opts.shard.of)
     throw new InputError(
-      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`,
+      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${matrix} cell(s), fewer than ${opts.shard.of} shards: shard ${matrix + 1}${opts.shard.of > matrix + 1 ? `–${opts.shard.of}` : ""} would run none; split it over at most ${matrix} runner(s)`,
     );
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;

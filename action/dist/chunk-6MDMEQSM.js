@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2X7QA7PV.js";
+} from "./chunk-2LRUVI2Y.js";
 import {
   reapEntries
 } from "./chunk-KZWDR4BK.js";

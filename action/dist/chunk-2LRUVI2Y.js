@@ -7588,6 +7588,8 @@ function privateRange(ephemeral = ephemeralRange()) {
   if (65535 - (hi + 1) >= 1e3) return [hi + 1, 65535];
   return void 0;
 }
+var TIDB_PORT_TAILS = /* @__PURE__ */ new Set([379, 380, 0, 80, 160, 180, 930, 170, 292, 234, 90, 20, 300, 250, 249]);
+var tidbPort = (port2) => TIDB_PORT_TAILS.has(port2 % 1e3);
 var claimed = /* @__PURE__ */ new Map();
 var releaseAtExit = false;
 var alive2 = (pid) => {
@@ -7670,7 +7672,7 @@ async function privatePort(o = {}) {
   const start = Math.floor(Math.random() * size);
   for (let i = 0; i < size; i++) {
     const port2 = lo + (start + i) % size;
-    if (claimed.has(port2) || !claim(dir, port2)) continue;
+    if (tidbPort(port2) || claimed.has(port2) || !claim(dir, port2)) continue;
     claimed.set(port2, join(dir, String(port2)));
     if (await (o.free ?? bindable)(port2)) return port2;
   }

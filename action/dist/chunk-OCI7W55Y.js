@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-2X7QA7PV.js";
+} from "./chunk-2LRUVI2Y.js";
 import {
   record,
   sshArgs
@@ -10235,6 +10235,8 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
     ...loaded.builds ? { builds: loaded.builds } : {}
   };
 }
+
+// action/src/specfile/compose-rules.ts
 function compositionIssues(given, name) {
   const has2 = (f) => Boolean(given[f]);
   const refs = ["base-ref", "head-ref"];
@@ -69839,9 +69841,10 @@ async function mergeEither(files, o) {
 // action/src/commands/run/index.ts
 var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
 async function runSpec(given, opts) {
-  if (opts.shard && shardCells(planCells(given.spec), opts.shard).length === 0)
+  const matrix = planCells(given.spec).length;
+  if (opts.shard && matrix < opts.shard.of)
     throw new InputError(
-      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${planCells(given.spec).length} cell(s), fewer than ${opts.shard.of} shards: this shard would run none`
+      `--shard ${opts.shard.index}/${opts.shard.of}: the matrix of ${given.path} has ${matrix} cell(s), fewer than ${opts.shard.of} shards: shard ${matrix + 1}${opts.shard.of > matrix + 1 ? `\u2013${opts.shard.of}` : ""} would run none; split it over at most ${matrix} runner(s)`
     );
   const loaded = await withSourceBuilds(given, opts);
   const { spec } = loaded;
