@@ -61,10 +61,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-OCI7W55Y.js";
+} from "./chunk-UYEMMFGK.js";
 import {
   reapLedger
-} from "./chunk-6MDMEQSM.js";
+} from "./chunk-2PASHYCZ.js";
 import {
   EXPIRES,
   KubeClient,
@@ -81,7 +81,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-2LRUVI2Y.js";
+} from "./chunk-V7BPAVBS.js";
 import {
   CLOUDS,
   Interrupted,

@@ -20,7 +20,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-OCI7W55Y.js";
+} from "./chunk-UYEMMFGK.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-2LRUVI2Y.js";
+} from "./chunk-V7BPAVBS.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-6MDMEQSM.js";
+} from "./chunk-2PASHYCZ.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-2LRUVI2Y.js";
+import "./chunk-V7BPAVBS.js";
 import {
   ledgerDir
 } from "./chunk-KZWDR4BK.js";

@@ -69,7 +69,7 @@ export function duetObstacles(
     const pinned = (key: string) =>
       out.push({
         refusal: `${where}${key}: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`,
-        reason: `${key}: pins each pair itself (and swaps the sets)`,
+        reason: `${key}: a duet pins each pair itself (and swaps the sets)`,
       });
     if ((v.spec.target as { resources?: { cpus?: string } }).resources?.cpus !== undefined)
       pinned("target.resources.cpus");

@@ -245,7 +245,7 @@ function localSteps(s: LocalServer, input: TargetPlanInput): PlanStep[] {
       add(
         "start",
         { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, PID_TEXT] },
-        "pinned",
+        `variant ${v.name}: the server's processes pinned to CPU ${t.resources.cpus}`,
         localKey.pin(v),
       );
     if (input.blocks > 1)

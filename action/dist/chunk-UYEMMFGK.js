@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-2LRUVI2Y.js";
+} from "./chunk-V7BPAVBS.js";
 import {
   record,
   sshArgs
@@ -11792,7 +11792,7 @@ function duetObstacles(loaded, target2, cores2) {
     const where = variantAt(plan.all.length, v.name);
     const pinned = (key2) => out.push({
       refusal: `${where}${key2}: compare.order: duet pins each pair itself (and swaps the sets): leave cpus out`,
-      reason: `${key2}: pins each pair itself (and swaps the sets)`
+      reason: `${key2}: a duet pins each pair itself (and swaps the sets)`
     });
     if (v.spec.target.resources?.cpus !== void 0)
       pinned("target.resources.cpus");

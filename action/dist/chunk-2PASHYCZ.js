@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-2LRUVI2Y.js";
+} from "./chunk-V7BPAVBS.js";
 import {
   reapEntries
 } from "./chunk-KZWDR4BK.js";

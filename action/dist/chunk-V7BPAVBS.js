@@ -9369,7 +9369,7 @@ function localSteps(s, input) {
       add(
         "start",
         { command: ["taskset", "-a", "-p", "-c", t.resources.cpus, PID_TEXT] },
-        "pinned",
+        `variant ${v.name}: the server's processes pinned to CPU ${t.resources.cpus}`,
         localKey.pin(v)
       );
     if (input.blocks > 1)
