@@ -61,15 +61,16 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-UYEMMFGK.js";
+} from "./chunk-42WFNLLA.js";
 import {
   reapLedger
-} from "./chunk-2PASHYCZ.js";
+} from "./chunk-UA6O6EDY.js";
 import {
   EXPIRES,
   KubeClient,
   MANAGED_BY,
   MANAGER,
+  closest,
   commitAt,
   formatIssues,
   git,
@@ -81,7 +82,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-V7BPAVBS.js";
+} from "./chunk-MDY2F3KU.js";
 import {
   CLOUDS,
   Interrupted,
@@ -145,7 +146,10 @@ function parseError(e, options) {
   const given = /'(-[^' =]+)/.exec(first)?.[1];
   if (!given) return first;
   const known = options[given.replace(/^-+/, "")] ?? Object.values(options).find((o) => `-${o.short}` === given);
-  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) return `unknown flag ${given}`;
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) {
+    const near = given.startsWith("--") ? closest(given.slice(2), Object.keys(options)) : void 0;
+    return `unknown flag ${given}${near ? ` (did you mean --${near}?)` : ""}`;
+  }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
     return known.type === "string" ? `${given} needs a value` : `${given} takes no value (it is a switch)`;
   return first;

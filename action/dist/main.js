@@ -20,7 +20,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-UYEMMFGK.js";
+} from "./chunk-42WFNLLA.js";
 import {
   getInput,
   info,
@@ -33,7 +33,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-V7BPAVBS.js";
+} from "./chunk-MDY2F3KU.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-2PASHYCZ.js";
+} from "./chunk-UA6O6EDY.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-V7BPAVBS.js";
+import "./chunk-MDY2F3KU.js";
 import {
   ledgerDir
 } from "./chunk-KZWDR4BK.js";

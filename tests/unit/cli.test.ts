@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -81,6 +81,27 @@ describe("the command table", () => {
     const run = cli(["run", "--spec", spec, "--out", join(dir, "results")]);
     assert.equal((await run.done).code, 2);
     assert.match(run.stderr(), /max_connections is 100, below the largest thread count 2000/);
+  });
+
+  test("a mistyped flag is named with the near one; a refused run leaves no results directory", async () => {
+    const typo = cli(["compare", "--spec", "workloads/smoke.yaml", "--rouns", "4"]);
+    assert.equal((await typo.done).code, 2);
+    assert.match(
+      typo.stderr(),
+      /tiperf compare: unknown flag --rouns \(did you mean --rounds\?\) \(allowed: --spec, /,
+    );
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-refused-"));
+    const spec = join(dir, "ab.yaml");
+    writeFileSync(
+      spec,
+      "name: ab\ntarget: {kind: mariadb}\ndata: {tables: 1, table_size: 100}\nworkloads:\n  - {name: ps, sysbench: oltp_point_select, threads: [2], duration: 2s}\nvariants: {base: {}, head: {}}\n",
+    );
+    const out = join(dir, "results");
+    // a comparison spread over 2 shards without a seed is refused by its plan, before anything starts
+    const refused = cli(["compare", "--spec", spec, "--shard", "1/2", "--out", out]);
+    assert.equal((await refused.done).code, 2, refused.stderr());
+    assert.match(refused.stderr(), /--seed/);
+    assert.equal(existsSync(out), false, "the refused run made its --out directory");
   });
 
   test("a required flag left out is named", async () => {

@@ -50,7 +50,6 @@ export async function startResult(
     look?: Wave;
   },
 ): Promise<{ result: Result; runDir: RunDir; deployment: Deployment; plan: TargetPlan; runPlan: RunPlan }> {
-  await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
   // the run's plan, made as `tiperf plan --run-id` makes it (its profile and topology validated,
   // compare.order resolved, refusals gathered) before anything starts; the run carries it out
@@ -69,6 +68,8 @@ export async function startResult(
     borrowed: plan.ownership === "borrowed",
     remoteDeploy: plan.remoteDeploy ?? false,
   });
+  // only a run that starts makes its results directory: a refused one leaves nothing behind
+  await checkOutDir(opts.outDir);
   const warnings = runPlan.warnings;
   for (const w of warnings) opts.log(`warning: ${w}`);
   const runDir = await RunDir.create(opts.outDir, runId);

@@ -5,8 +5,8 @@ import { InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { maskSecrets } from "../proc/secrets.ts";
 import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
-import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
 import { type ComposeField, compositionIssues } from "../specfile/compose-rules.ts";
+import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
 
 const COMPOSE_FIELDS: ComposeField[] = [
   "base-ref",
@@ -20,6 +20,7 @@ const COMPOSE_FIELDS: ComposeField[] = [
 ];
 
 import { parseAge } from "../yaml/keys.ts";
+import { closest } from "../yaml/read.ts";
 
 export const log = (line: string) => process.stderr.write(`${maskSecrets(line)}\n`);
 
@@ -57,7 +58,10 @@ function parseError(e: Error & { code?: string }, options: Flags): string {
   if (!given) return first;
   const known =
     options[given.replace(/^-+/, "")] ?? Object.values(options).find((o) => `-${o.short}` === given);
-  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) return `unknown flag ${given}`;
+  if (e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" || !known) {
+    const near = given.startsWith("--") ? closest(given.slice(2), Object.keys(options)) : undefined;
+    return `unknown flag ${given}${near ? ` (did you mean --${near}?)` : ""}`;
+  }
   if (e.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE")
     return known.type === "string" ? `${given} needs a value` : `${given} takes no value (it is a switch)`;
   return first;

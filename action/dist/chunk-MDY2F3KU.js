@@ -17263,6 +17263,7 @@ export {
   costOf,
   idleRates,
   deepMerge,
+  closest,
   formatIssues,
   parseYaml,
   validateYaml,

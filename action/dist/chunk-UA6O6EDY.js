@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-V7BPAVBS.js";
+} from "./chunk-MDY2F3KU.js";
 import {
   reapEntries
 } from "./chunk-KZWDR4BK.js";

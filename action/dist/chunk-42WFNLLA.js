@@ -64,7 +64,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-V7BPAVBS.js";
+} from "./chunk-MDY2F3KU.js";
 import {
   record,
   sshArgs
@@ -8213,6 +8213,27 @@ async function commitOfPullRequest(gh, at, sha) {
   }
 }
 
+// action/src/specfile/compose-rules.ts
+function compositionIssues(given, name) {
+  const has2 = (f) => Boolean(given[f]);
+  const refs = ["base-ref", "head-ref"];
+  const out = [];
+  if (has2("base-ref") !== has2("head-ref"))
+    out.push(`${name(refs, " and ")} go together: give both or neither`);
+  if (!refs.some(has2)) return out;
+  const configs = ["base-config", "head-config"].filter(has2);
+  if (configs.length)
+    out.push(
+      `${name(refs, "/")} and ${name(configs, "/")} exclude each other: each ref's spec carries its own target`
+    );
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter(has2);
+  if (builds.length)
+    out.push(
+      `${name(refs, "/")} and ${name(builds, "/")} exclude each other: each ref's spec carries its own target`
+    );
+  return out;
+}
+
 // action/src/drivers/go-tpc/index.ts
 import { cpus } from "node:os";
 
@@ -10234,27 +10255,6 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
     ...loaded.profile ? { profile: loaded.profile } : {},
     ...loaded.builds ? { builds: loaded.builds } : {}
   };
-}
-
-// action/src/specfile/compose-rules.ts
-function compositionIssues(given, name) {
-  const has2 = (f) => Boolean(given[f]);
-  const refs = ["base-ref", "head-ref"];
-  const out = [];
-  if (has2("base-ref") !== has2("head-ref"))
-    out.push(`${name(refs, " and ")} go together: give both or neither`);
-  if (!refs.some(has2)) return out;
-  const configs = ["base-config", "head-config"].filter(has2);
-  if (configs.length)
-    out.push(
-      `${name(refs, "/")} and ${name(configs, "/")} exclude each other: each ref's spec carries its own target`
-    );
-  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter(has2);
-  if (builds.length)
-    out.push(
-      `${name(refs, "/")} and ${name(builds, "/")} exclude each other: each ref's spec carries its own target`
-    );
-  return out;
 }
 
 // action/src/compare/background.ts
@@ -68175,7 +68175,6 @@ async function hostFacts() {
 
 // action/src/bench/start.ts
 async function startResult(loaded, opts) {
-  await checkOutDir(opts.outDir);
   const runId = newRunId(loaded.spec.name);
   const runPlan = await planRun(loaded, {
     runId,
@@ -68192,6 +68191,7 @@ async function startResult(loaded, opts) {
     borrowed: plan.ownership === "borrowed",
     remoteDeploy: plan.remoteDeploy ?? false
   });
+  await checkOutDir(opts.outDir);
   const warnings = runPlan.warnings;
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
@@ -69957,6 +69957,7 @@ export {
   requestFailure,
   upsertIssue,
   openPullRequest,
+  compositionIssues,
   DRIVERS,
   driverNames,
   driverOf,
@@ -69969,7 +69970,6 @@ export {
   prepareSpec,
   composedSpec,
   narrowSpec,
-  compositionIssues,
   CellJudgementSchema,
   VerdictSchema,
   readVerdict,
