@@ -20,8 +20,7 @@ describe("sizes of functions, classes and files in action/src", () => {
 
   test("a planted long function fails, named by file and function", () => {
     const root = tempDir();
-    for (const d of ["action/src/bench", "action/src/targets"])
-      mkdirSync(join(root, d), { recursive: true });
+    for (const d of ["action/src/bench", "action/src/targets"]) mkdirSync(join(root, d), { recursive: true });
     writeFileSync(
       join(root, "action/src/bench/leak.ts"),
       `export function shortOne() {\n${body(3)}\n}\nexport class Runner {\n  longStep() {\n${body(LIMIT)}\n  }\n}\nexport const arrow = () => {\n${body(LIMIT + 5)}\n};\n`,

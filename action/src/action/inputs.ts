@@ -2,8 +2,8 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { parseShard, type Shard } from "../bench/shard.ts";
 import { InputError } from "../errors.ts";
 import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
-import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 import { compositionIssues } from "../specfile/compose-rules.ts";
+import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
 export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
