@@ -357,7 +357,7 @@ describe("tiperf run on real servers", () => {
     assert.equal((await badFlag.done).code, 2);
     assert.match(
       badFlag.stderr(),
-      /tiperf run: unknown flag --spek \(allowed: --spec, --out, --baseline, --json, --shard, --profile, --base-ref, --head-ref, --base-config, --head-config, --base-version, --head-version, --base-binpath, --head-binpath, --tolerance\)/,
+      /tiperf run: unknown flag --spek \(did you mean --spec\?\) \(allowed: --spec, --out, --baseline, --json, --shard, --profile, --base-ref, --head-ref, --base-config, --head-config, --base-version, --head-version, --base-binpath, --head-binpath, --tolerance\)/,
     );
     const garbage = cli(["parse", "sysbench", join(dir, "spec.yaml")]);
     assert.equal((await garbage.done).code, 2);
