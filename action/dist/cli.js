@@ -3,6 +3,7 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  COMPOSE_FIELDS,
   CellJudgementSchema,
   DEFAULT_DEADLINES,
   DEFAULT_TOLERANCE,
@@ -61,7 +62,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-42WFNLLA.js";
+} from "./chunk-IHRQTI4D.js";
 import {
   reapLedger
 } from "./chunk-UA6O6EDY.js";
@@ -109,16 +110,6 @@ import {
 
 // action/src/cli/args.ts
 import { parseArgs } from "node:util";
-var COMPOSE_FIELDS = [
-  "base-ref",
-  "head-ref",
-  "base-config",
-  "head-config",
-  "base-version",
-  "head-version",
-  "base-binpath",
-  "head-binpath"
-];
 var log = (line) => process.stderr.write(`${maskSecrets(line)}
 `);
 function flags(command, args, options) {

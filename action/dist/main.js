@@ -3,7 +3,9 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
+  COMPOSE_FIELDS,
   VerdictSchema,
+  camelOf,
   compareOverrides,
   compareSpec,
   compositionIssues,
@@ -20,7 +22,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-42WFNLLA.js";
+} from "./chunk-IHRQTI4D.js";
 import {
   getInput,
   info,
@@ -182,16 +184,9 @@ function readInputs(get, env, event2) {
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
   const issues = compositionIssues(
-    {
-      "base-ref": inputs.baseRef,
-      "head-ref": inputs.headRef,
-      "base-config": inputs.baseConfig,
-      "head-config": inputs.headConfig,
-      "base-version": inputs.baseVersion,
-      "head-version": inputs.headVersion,
-      "base-binpath": inputs.baseBinpath,
-      "head-binpath": inputs.headBinpath
-    },
+    Object.fromEntries(
+      COMPOSE_FIELDS.map((f) => [f, inputs[camelOf(f)]])
+    ),
     (fields, joiner) => `${fields.map((f) => `'${f}'`).join(joiner)} input${fields.length > 1 ? "s" : ""}`
   );
   if (issues.length) throw new InputError(issues.join("\n"));

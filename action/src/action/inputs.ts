@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { parseShard, type Shard } from "../bench/shard.ts";
 import { InputError } from "../errors.ts";
 import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
-import { compositionIssues } from "../specfile/compose-rules.ts";
+import { COMPOSE_FIELDS, camelOf, compositionIssues } from "../specfile/compose-rules.ts";
 import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
@@ -210,16 +210,9 @@ export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): Ac
   if (mode === "diff" && !inputs.baseline)
     throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
   const issues = compositionIssues(
-    {
-      "base-ref": inputs.baseRef,
-      "head-ref": inputs.headRef,
-      "base-config": inputs.baseConfig,
-      "head-config": inputs.headConfig,
-      "base-version": inputs.baseVersion,
-      "head-version": inputs.headVersion,
-      "base-binpath": inputs.baseBinpath,
-      "head-binpath": inputs.headBinpath,
-    },
+    Object.fromEntries(
+      COMPOSE_FIELDS.map((f) => [f, (inputs as unknown as Record<string, string | undefined>)[camelOf(f)]]),
+    ),
     (fields, joiner) => `${fields.map((f) => `'${f}'`).join(joiner)} input${fields.length > 1 ? "s" : ""}`,
   );
   if (issues.length) throw new InputError(issues.join("\n"));

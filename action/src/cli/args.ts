@@ -5,19 +5,8 @@ import { InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { maskSecrets } from "../proc/secrets.ts";
 import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
-import { type ComposeField, compositionIssues } from "../specfile/compose-rules.ts";
+import { COMPOSE_FIELDS, compositionIssues } from "../specfile/compose-rules.ts";
 import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
-
-const COMPOSE_FIELDS: ComposeField[] = [
-  "base-ref",
-  "head-ref",
-  "base-config",
-  "head-config",
-  "base-version",
-  "head-version",
-  "base-binpath",
-  "head-binpath",
-];
 
 import { parseAge } from "../yaml/keys.ts";
 import { closest } from "../yaml/read.ts";

@@ -2,15 +2,21 @@
 // once for both doors and worded by each: the CLI's flags, the Action's inputs.
 
 /** The fields a door composes a spec from, as both doors name them (--base-ref, the 'base-ref' input). */
-export type ComposeField =
-  | "base-ref"
-  | "head-ref"
-  | "base-config"
-  | "head-config"
-  | "base-version"
-  | "head-version"
-  | "base-binpath"
-  | "head-binpath";
+export const COMPOSE_FIELDS = [
+  "base-ref",
+  "head-ref",
+  "base-config",
+  "head-config",
+  "base-version",
+  "head-version",
+  "base-binpath",
+  "head-binpath",
+] as const;
+
+export type ComposeField = (typeof COMPOSE_FIELDS)[number];
+
+/** A field as SpecSource and ActionInputs name it (base-ref → baseRef). */
+export const camelOf = (f: ComposeField) => f.replace(/-(\w)/g, (_, c: string) => c.toUpperCase());
 
 /**
  * What composing a spec may not mix, every issue at once, each in the door's words for its fields

@@ -8214,6 +8214,17 @@ async function commitOfPullRequest(gh, at, sha) {
 }
 
 // action/src/specfile/compose-rules.ts
+var COMPOSE_FIELDS = [
+  "base-ref",
+  "head-ref",
+  "base-config",
+  "head-config",
+  "base-version",
+  "head-version",
+  "base-binpath",
+  "head-binpath"
+];
+var camelOf = (f) => f.replace(/-(\w)/g, (_, c4) => c4.toUpperCase());
 function compositionIssues(given, name) {
   const has2 = (f) => Boolean(given[f]);
   const refs = ["base-ref", "head-ref"];
@@ -69957,6 +69968,8 @@ export {
   requestFailure,
   upsertIssue,
   openPullRequest,
+  COMPOSE_FIELDS,
+  camelOf,
   compositionIssues,
   DRIVERS,
   driverNames,
