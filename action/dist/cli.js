@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IHRQTI4D.js";
+} from "./chunk-BD7OGS3I.js";
 import {
   reapLedger
-} from "./chunk-UA6O6EDY.js";
+} from "./chunk-TKPHSMGB.js";
 import {
   EXPIRES,
   KubeClient,
@@ -83,7 +83,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-MDY2F3KU.js";
+} from "./chunk-M5XOXNAK.js";
 import {
   CLOUDS,
   Interrupted,
@@ -91,7 +91,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-KZWDR4BK.js";
+} from "./chunk-SN74US5D.js";
 import {
   external_exports,
   parseAge,
@@ -102,8 +102,9 @@ import {
   EXIT,
   InputError,
   TiperfError,
-  errnoText
-} from "./chunk-3574RKWG.js";
+  errnoText,
+  setting
+} from "./chunk-KJWZ2OYQ.js";
 import {
   __toESM
 } from "./chunk-3EADY6QU.js";
@@ -211,7 +212,7 @@ function deadlines(command, values) {
   };
 }
 function githubToken(command) {
-  const token = process.env.GITHUB_TOKEN;
+  const token = setting("GITHUB_TOKEN");
   if (!token)
     throw new InputError(
       `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`
@@ -2779,7 +2780,7 @@ async function cmdHistory(args) {
       if (values[f] !== void 0) throw new InputError(`tiperf history add: --${f} goes with check`);
     const file = onePositional("history add", rest, "RESULT file");
     const result = await readResult(file);
-    const commit = values.commit ?? process.env.GITHUB_SHA;
+    const commit = values.commit ?? setting("GITHUB_SHA");
     if (commit !== void 0 && !/^[0-9a-f]{7,40}$/.test(commit))
       throw new InputError(
         `tiperf history add: --commit must be a commit SHA (7\u201340 hex digits), got ${commit}`
@@ -2788,7 +2789,7 @@ async function cmdHistory(args) {
       ...values.variant ? { variant: values.variant } : {},
       ...values.profile ? { profile: values.profile } : {},
       ...commit ? { commit } : {},
-      ...process.env.GITHUB_REF_NAME ? { ref: process.env.GITHUB_REF_NAME } : {}
+      ...setting("GITHUB_REF_NAME") ? { ref: setting("GITHUB_REF_NAME") } : {}
     });
     const written = await appendHistory(dir, entry);
     log(`history: run ${entry.run_id} appended to ${written} (${entry.values.length} series values)`);

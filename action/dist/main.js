@@ -22,7 +22,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-IHRQTI4D.js";
+} from "./chunk-BD7OGS3I.js";
 import {
   getInput,
   info,
@@ -35,21 +35,24 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-MDY2F3KU.js";
+} from "./chunk-M5XOXNAK.js";
 import {
   Interrupted,
   installCrashTeardown,
   installSignalTeardown,
   ledgerDir,
-  teardownAll
-} from "./chunk-KZWDR4BK.js";
+  teardownAll,
+  useLedger
+} from "./chunk-SN74US5D.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,
   InputError,
   TiperfError,
-  runCommand
-} from "./chunk-3574RKWG.js";
+  inherited,
+  runCommand,
+  setting
+} from "./chunk-KJWZ2OYQ.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/steps.ts
@@ -217,7 +220,7 @@ function waveInputs(get, mode) {
 // action/src/action/steps.ts
 var log = (line) => line.startsWith("warning: ") ? warning(line.slice("warning: ".length)) : info(line);
 function event() {
-  const file2 = process.env.GITHUB_EVENT_PATH;
+  const file2 = setting("GITHUB_EVENT_PATH");
   if (!file2) return void 0;
   try {
     return JSON.parse(readFileSync2(file2, "utf8"));
@@ -392,11 +395,11 @@ async function mainStep() {
     (line) => line.startsWith("error: ") ? setFailed(line.slice("error: ".length)) : info(line),
     (e) => e instanceof TiperfError ? e.message : e?.stack ?? String(e)
   );
-  const ledger = join(ledgerDir(), `action-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`);
-  process.env.TIPERF_LEDGER = ledger;
+  const ledger = join(ledgerDir(), `action-${setting("GITHUB_RUN_ID") ?? "local"}-${process.pid}`);
+  useLedger(ledger);
   saveState("ledger", ledger);
   try {
-    const inputs = readInputs((name) => getInput(name), process.env, event());
+    const inputs = readInputs((name) => getInput(name), inherited(), event());
     if (inputs.token) setSecret(inputs.token);
     const produced = await produce(inputs, abort.signal);
     if (produced.reportPath) setOutput("report-path", produced.reportPath);
@@ -408,7 +411,7 @@ async function mainStep() {
     }
     const v = produced.verdict;
     if (inputs.mode !== "publish") {
-      v.provenance = { ...v.provenance, ...await provenance(inputs, process.env) };
+      v.provenance = { ...v.provenance, ...await provenance(inputs, inherited()) };
       if (produced.resultPath) {
         const file2 = join(dirname(produced.resultPath), "verdict.json");
         if (existsSync2(file2)) await writeAtomic(file2, `${JSON.stringify(v, null, 2)}

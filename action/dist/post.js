@@ -4,18 +4,18 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-UA6O6EDY.js";
+} from "./chunk-TKPHSMGB.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-MDY2F3KU.js";
+import "./chunk-M5XOXNAK.js";
 import {
   ledgerDir
-} from "./chunk-KZWDR4BK.js";
+} from "./chunk-SN74US5D.js";
 import "./chunk-WCKSSEMK.js";
-import "./chunk-3574RKWG.js";
+import "./chunk-KJWZ2OYQ.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/action/post.ts

@@ -10,7 +10,7 @@ import { withPooledBackground } from "../../action/src/compare/background.ts";
 import { runCommand } from "../../action/src/proc/process.ts";
 import { readResult } from "../../action/src/result/store.ts";
 import { startTarget } from "../../action/src/targets/registry.ts";
-import type { Target } from "../../action/src/targets/types.ts";
+import { able, type Target } from "../../action/src/targets/types.ts";
 import { cli, leftovers, tempDir } from "../helpers/real.ts";
 
 const log = () => {};
@@ -20,7 +20,7 @@ const READS = 200;
 async function countersUntil(t: Target, ready: (c: Record<string, number>) => boolean) {
   let c: Record<string, number> = {};
   for (let i = 0; i < 50; i++) {
-    c = (await t.costCounters?.()) ?? {};
+    c = (await able(t.costCounters)?.()) ?? {};
     if (ready(c)) break;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -50,10 +50,10 @@ describe("server counters on real servers", () => {
       await sql(
         "CREATE DATABASE d; CREATE TABLE d.t (id INT PRIMARY KEY, c INT); INSERT INTO d.t VALUES (1, 1)",
       );
-      const before = (await t.costCounters?.()) ?? {};
+      const before = (await able(t.costCounters)?.()) ?? {};
       assert.ok((before.cpu_s ?? 0) > 0, `the server's CPU seconds from /proc: ${JSON.stringify(before)}`);
       await sql(Array.from({ length: READS }, () => "SELECT c FROM d.t WHERE id = 1").join(";"));
-      const after = (await t.costCounters?.()) ?? {};
+      const after = (await able(t.costCounters)?.()) ?? {};
       const grew = (after.handler_reads ?? 0) - (before.handler_reads ?? 0);
       // one index lookup per select, plus what SHOW GLOBAL STATUS reads itself (its rows scanned)
       assert.ok(grew >= READS && grew < READS + 2000, `handler reads grew by ${grew}`);

@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { describe, test } from "node:test";
 import { parse } from "yaml";
 import { COMMANDS } from "../../action/src/cli/commands.ts";
+import { VARIABLES } from "../../action/src/environment.ts";
 import { profileJsonSchema, specJsonSchema } from "../../action/src/specfile/json-schema.ts";
 import { schemaValidator } from "../helpers/json-schema.ts";
 import { ROOT } from "../helpers/paths.ts";
@@ -147,5 +148,29 @@ describe("docs that run", () => {
       const run = cli(c.split(/\s+/));
       assert.equal((await run.done).code, 0, `tiperf ${c}\n${run.stderr()}`);
     }
+  });
+});
+
+describe("the environment tiperf reads is one documented list", () => {
+  test("docs/cli.md names every variable of action/src/environment.ts, and no other TIPERF_ one", () => {
+    const doc = text("docs/cli.md");
+    const table = [...doc.matchAll(/^\| `(\w+)`\s*\|/gm)].map((m) => m[1]);
+    for (const name of Object.keys(VARIABLES))
+      assert.ok(table.includes(name), `docs/cli.md: ${name} is not in the table`);
+    for (const name of table.filter((n) => n?.startsWith("TIPERF_")))
+      assert.ok(name && name in VARIABLES, `docs/cli.md lists ${name}, which tiperf does not read`);
+  });
+
+  test("only action/src/environment.ts reads process.env", () => {
+    const readers: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
+        const rel = `${dir}/${e.name}`;
+        if (e.isDirectory()) walk(rel);
+        else if (rel.endsWith(".ts") && text(rel).includes("process.env")) readers.push(rel);
+      }
+    };
+    walk("action/src");
+    assert.deepEqual(readers, ["action/src/environment.ts"]);
   });
 });

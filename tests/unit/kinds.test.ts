@@ -8,7 +8,7 @@ import { planRun } from "../../action/src/bench/plan.ts";
 import { checkTools } from "../../action/src/bench/preflight.ts";
 import { parseSpec } from "../../action/src/specfile/load.ts";
 import { TARGET_KINDS } from "../../action/src/targets/registry.ts";
-import type { TargetKind } from "../../action/src/targets/types.ts";
+import { able, type Can, type TargetKind } from "../../action/src/targets/types.ts";
 
 // A test-only kind, registered the way a new kind is: one object, one registry line.
 const echoKind: TargetKind = {
@@ -105,5 +105,16 @@ describe("preflight asks each kind for its own programs", () => {
       () => checkTools([pg]),
       /psql \(target\.kind postgres\): install the Debian package postgresql-client/,
     );
+  });
+});
+
+describe("what only some targets can do is said by every target", () => {
+  test("able gives a capability's function, and nothing for a target that says why it cannot", async () => {
+    const restart: Can<(signal: AbortSignal) => Promise<string>> = async () => "pid 1 → 2";
+    const cannot: Can<(signal: AbortSignal) => Promise<string>> = {
+      cannot: "is borrowed: tiperf never restarts it",
+    };
+    assert.equal(await able(restart)?.(new AbortController().signal), "pid 1 → 2");
+    assert.equal(able(cannot), undefined);
   });
 });

@@ -8,8 +8,9 @@ import { mergeEither } from "../commands/merge/either.ts";
 import { runAgainstBaseline } from "../commands/run/baseline-check.ts";
 import { runSpec } from "../commands/run/index.ts";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
+import { inherited, setting } from "../environment.ts";
 import { EXIT, InputError, TiperfError } from "../errors.ts";
-import { ledgerDir } from "../lifecycle/ledger.ts";
+import { ledgerDir, useLedger } from "../lifecycle/ledger.ts";
 import {
   Interrupted,
   installCrashTeardown,
@@ -28,7 +29,7 @@ const log = (line: string) =>
   line.startsWith("warning: ") ? core.warning(line.slice("warning: ".length)) : core.info(line);
 
 function event(): unknown {
-  const file = process.env.GITHUB_EVENT_PATH;
+  const file = setting("GITHUB_EVENT_PATH");
   if (!file) return undefined;
   try {
     return JSON.parse(readFileSync(file, "utf8"));
@@ -271,11 +272,11 @@ export async function mainStep(): Promise<void> {
     (e) => (e instanceof TiperfError ? e.message : ((e as Error)?.stack ?? String(e))),
   );
   // under the shared ledger, so the reaper also finds what a killed runner left
-  const ledger = join(ledgerDir(), `action-${process.env.GITHUB_RUN_ID ?? "local"}-${process.pid}`);
-  process.env.TIPERF_LEDGER = ledger;
+  const ledger = join(ledgerDir(), `action-${setting("GITHUB_RUN_ID") ?? "local"}-${process.pid}`);
+  useLedger(ledger);
   core.saveState("ledger", ledger);
   try {
-    const inputs = readInputs((name) => core.getInput(name), process.env, event());
+    const inputs = readInputs((name) => core.getInput(name), inherited(), event());
     if (inputs.token) core.setSecret(inputs.token);
     const produced = await produce(inputs, abort.signal);
     if (produced.reportPath) core.setOutput("report-path", produced.reportPath);
@@ -287,7 +288,7 @@ export async function mainStep(): Promise<void> {
     }
     const v = produced.verdict;
     if (inputs.mode !== "publish") {
-      v.provenance = { ...v.provenance, ...(await provenance(inputs, process.env)) };
+      v.provenance = { ...v.provenance, ...(await provenance(inputs, inherited())) };
       // the stored verdict.json says the same as the one passed on to the publish job
       if (produced.resultPath) {
         const file = join(dirname(produced.resultPath), "verdict.json");

@@ -13,7 +13,15 @@ import type { ToolLauncher } from "../proc/tool.ts";
 import type { Cell, StalledAttempt, TargetInfo } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec, TargetSpec } from "../specfile/schema.ts";
-import type { Connection, CpuProfile, PlanStep, StartOptions, Target } from "../targets/types.ts";
+import {
+  able,
+  type Cannot,
+  type Connection,
+  type CpuProfile,
+  type PlanStep,
+  type StartOptions,
+  type Target,
+} from "../targets/types.ts";
 import { BenchCells, type CellRunOptions } from "./cell-run.ts";
 import type { CellPlan } from "./cells.ts";
 import { BenchCost } from "./cost.ts";
@@ -120,18 +128,20 @@ export class Bench {
    * freshly switched or restarted servers; what the target did.
    */
   async enterGroup(signal: AbortSignal): Promise<string | undefined> {
-    return this.target.activate?.(signal, { fresh: true });
+    return able(this.target.activate)?.(signal, { fresh: true });
   }
 
   /** Whether the target can start fresh server processes on its data (compare.blocks). */
   canRestart(): boolean {
-    return this.target.restart !== undefined;
+    return able(this.target.restart) !== undefined;
   }
 
   /** A fresh instance of the target, same data; says what changed. */
   async restart(signal: AbortSignal): Promise<string> {
-    if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
-    const said = await this.target.restart(signal);
+    const restart = able(this.target.restart);
+    if (!restart)
+      throw new RunError(`${this.variant}: ${this.target.kind} ${(this.target.restart as Cannot).cannot}`);
+    const said = await restart(signal);
     // with compare.reload_data the data load that follows measures it, after the load
     if (!this.spec.compare?.reload_data) await this.cost.measureIdle(signal);
     return said;
@@ -162,7 +172,7 @@ export class Bench {
 
   /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
   canProfile(): boolean {
-    return this.target.cpuProfiles !== undefined;
+    return able(this.target.cpuProfiles) !== undefined;
   }
 
   /**
@@ -174,7 +184,7 @@ export class Bench {
     signal: AbortSignal,
     dir: string,
   ): Promise<{ cell: Cell; profiles: CpuProfile[]; seconds: number }> {
-    const take = this.target.cpuProfiles;
+    const take = able(this.target.cpuProfiles);
     const seconds = Math.max(1, Math.floor(plan.workload.duration) - 1);
     if (!take) return { cell: await this.runCell(plan, signal), profiles: [], seconds };
     let taking: Promise<CpuProfile[]> | undefined;

@@ -12,7 +12,7 @@ import type { ToolRun } from "../proc/tool.ts";
 import type { Cell, ResourceUse } from "../result/model.ts";
 import type { RunDir } from "../result/store.ts";
 import { type CpuThrottle, cpuThrottle, throttleBetween } from "../targets/local/cgroup.ts";
-import type { PlanStep, Target } from "../targets/types.ts";
+import { able, type PlanStep, type Target } from "../targets/types.ts";
 import { type CellPlan, cellFileName, cellGraceS, cellLabel, cellSeconds } from "./cells.ts";
 import type { BenchCost } from "./cost.ts";
 import type { LoadTools } from "./load-runs.ts";
@@ -68,8 +68,8 @@ export class BenchCells {
     const grace = cellGraceS(plan);
     let check: (() => Promise<string | undefined>) | undefined;
     try {
-      await target.activate?.(signal);
-      check = await target.watch?.();
+      await able(target.activate)?.(signal);
+      check = await able(target.watch)?.();
     } catch (e) {
       return fail((e as Error).message);
     }
@@ -164,7 +164,7 @@ export class BenchCells {
     const { target, tools } = this.o;
     const out: Sampler[] = [];
     if (target.pids.length || !tools.elsewhere) out.push(new ResourceSampler(target.pids));
-    const hosts = target.serverHosts?.() ?? [];
+    const hosts = able(target.serverHosts)?.() ?? [];
     // the program as the kernel names it (at most 15 characters): sysbench, go-tpc, go-ycsb
     const loadName = basename(command).slice(0, 15);
     const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];

@@ -12,7 +12,7 @@ import {
   idleWindowOf,
 } from "../observe/cost.ts";
 import type { Cell } from "../result/model.ts";
-import type { Target } from "../targets/types.ts";
+import { able, type Target } from "../targets/types.ts";
 
 /** A cell's counters over its measured window: started at the load tool's spawn, ended after it. */
 export interface CostWindow {
@@ -28,19 +28,18 @@ export class BenchCost {
 
   /** Whether the target keeps counters tiperf reads. */
   get readable(): boolean {
-    return this.o.target.costCounters !== undefined;
+    return able(this.o.target.costCounters) !== undefined;
   }
 
   /** The target's counters now, or undefined when it has none or they cannot be read. */
   private async counters(): Promise<CounterReading | undefined> {
-    const target = this.o.target;
-    const read = target.costCounters;
+    const read = able(this.o.target.costCounters);
     if (!read) return undefined;
     let timer: NodeJS.Timeout | undefined;
     const late = new Promise<undefined>((res) => {
       timer = setTimeout(() => res(undefined), COUNTERS_TIMEOUT_MS + 1000);
     });
-    const counters = await Promise.race([read.call(target).catch(() => undefined), late]);
+    const counters = await Promise.race([read().catch(() => undefined), late]);
     clearTimeout(timer);
     return counters && Object.keys(counters).length ? { at: performance.now(), counters } : undefined;
   }

@@ -7,7 +7,7 @@ import type { Driver, Workload } from "../drivers/types.ts";
 import { RunError } from "../errors.ts";
 import type { RunDir } from "../result/store.ts";
 import type { Spec } from "../specfile/schema.ts";
-import type { PlanStep, Target } from "../targets/types.ts";
+import { able, type PlanStep, type Target } from "../targets/types.ts";
 import type { LoadTools } from "./load-runs.ts";
 import { dataSetKey, loadKey } from "./load-steps.ts";
 import { type RunTables, tablesOf } from "./tables.ts";
@@ -55,7 +55,7 @@ export class BenchData {
         this.o.log(`${variant}: ${ds.driver.name} data already loaded on this deployment`);
         continue;
       }
-      await target.activate?.(signal);
+      await able(target.activate)?.(signal);
       // an existing server gives the run a database of its own: every data set loads there
       const database = target.connection.database ?? ds.driver.database(ds.workload);
       if (target.connection.database === undefined) {
@@ -70,7 +70,7 @@ export class BenchData {
       for (const step of tools.plannedAll((i) => loadKey.data(variant, ds.key, i)))
         await this.step(ds, step, signal);
       await this.tables.afterLoad(ds.key);
-      await target.afterLoad?.({
+      await able(target.afterLoad)?.({
         database,
         tables: ds.driver.tables(ds.workload, this.o.spec.data),
         ...(ds.driver.sizedBySpecData && this.o.spec.data ? { sysbench: this.o.spec.data } : {}),

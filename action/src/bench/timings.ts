@@ -7,6 +7,7 @@ import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { median } from "../compare/stats.ts";
+import { inherited } from "../environment.ts";
 import { writeAtomic } from "../proc/files.ts";
 
 /** How many of the latest measurements an entry keeps. */
@@ -15,7 +16,7 @@ export const KEPT = 20;
 type Timings = Record<string, { restart_s?: number[] }>;
 
 /** The timings file, or undefined when timings are off. */
-export function timingsFile(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function timingsFile(env: NodeJS.ProcessEnv = inherited()): string | undefined {
   if (env.TIPERF_TIMINGS === "off") return undefined;
   if (env.TIPERF_TIMINGS) return env.TIPERF_TIMINGS;
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tiperf", "timings.json");

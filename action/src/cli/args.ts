@@ -1,13 +1,13 @@
 // The command line's shared parts: flags parsed strictly (an unknown one named with the allowed ones),
 // required flags, the spec a run composes, numbers and tokens read from flags.
 import { parseArgs } from "node:util";
+import { setting } from "../environment.ts";
 import { InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { maskSecrets } from "../proc/secrets.ts";
 import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
 import { COMPOSE_FIELDS, compositionIssues } from "../specfile/compose-rules.ts";
 import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
-
 import { parseAge } from "../yaml/keys.ts";
 import { closest } from "../yaml/read.ts";
 
@@ -130,7 +130,7 @@ export function deadlines(command: string, values: Record<string, unknown>): Dea
 }
 
 export function githubToken(command: string): string {
-  const token = process.env.GITHUB_TOKEN;
+  const token = setting("GITHUB_TOKEN");
   if (!token)
     throw new InputError(
       `tiperf ${command}: GITHUB_TOKEN is not set (a token that may write to the repository)`,

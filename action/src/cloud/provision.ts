@@ -4,6 +4,7 @@
 // recovered by the Action's post step or `tiperf reap`.
 import { mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
+import { inherited, setting } from "../environment.ts";
 import { RunError } from "../errors.ts";
 import { type LedgerEntry, record } from "../lifecycle/ledger.ts";
 import { runCommand } from "../proc/process.ts";
@@ -30,7 +31,7 @@ export interface CloudCluster {
 }
 
 /** The pull request a GitHub run is for (refs/pull/N/merge), else undefined. */
-export function pullRequest(env: NodeJS.ProcessEnv = process.env): string | undefined {
+export function pullRequest(env: NodeJS.ProcessEnv = inherited()): string | undefined {
   return /^refs\/pull\/(\d+)\//.exec(env.GITHUB_REF ?? "")?.[1];
 }
 
@@ -42,7 +43,7 @@ export function pullRequest(env: NodeJS.ProcessEnv = process.env): string | unde
 export function stackName(
   profile: { name: string },
   shard: number | undefined,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = inherited(),
 ): string {
   const pr = pullRequest(env);
   const scope = pr
@@ -101,7 +102,7 @@ export function tagsNow(settings: { ttl: string }, runId: string): Record<string
   return tagsOf(
     runTags(settings, {
       runId,
-      ...(process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {}),
+      ...(setting("GITHUB_REPOSITORY") ? { repository: setting("GITHUB_REPOSITORY") } : {}),
       ...(pr ? { pr } : {}),
     }),
   );

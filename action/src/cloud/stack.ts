@@ -8,6 +8,7 @@ import { existsSync, readdirSync, rmSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setting } from "../environment.ts";
 import { RunError } from "../errors.ts";
 import { holdGrace, onTeardown } from "../lifecycle/teardown.ts";
 import { findTool } from "../proc/env.ts";
@@ -50,7 +51,7 @@ export interface StackOptions {
 
 /** The Pulumi CLI tiperf drives: $TIPERF_PULUMI, else `pulumi` on PATH, else .tools/bin/pulumi. */
 export function pulumiBinary(): string {
-  const fromEnv = process.env.TIPERF_PULUMI;
+  const fromEnv = setting("TIPERF_PULUMI");
   if (fromEnv) return fromEnv;
   const onPath = findTool("pulumi");
   if (onPath) return onPath;
@@ -150,11 +151,11 @@ export class CloudStack {
     const plugins = await dynamicProviderPlugin(join(o.workDir, "bin"));
     const envVars: Record<string, string> = {
       // tiperf keeps no secrets in a stack; the passphrase only satisfies the file backend
-      PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "tiperf",
+      PULUMI_CONFIG_PASSPHRASE: setting("PULUMI_CONFIG_PASSPHRASE") ?? "tiperf",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_HOME: process.env.PULUMI_HOME ?? join(o.workDir, "pulumi-home"),
-      PATH: `${plugins}:${dirname(binary)}:${process.env.PATH ?? ""}`,
+      PULUMI_HOME: setting("PULUMI_HOME") ?? join(o.workDir, "pulumi-home"),
+      PATH: `${plugins}:${dirname(binary)}:${setting("PATH") ?? ""}`,
       ...(o.env ?? {}),
     };
     const stack = await auto.LocalWorkspace.createOrSelectStack(

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { parse } from "yaml";
+import { setting } from "../environment.ts";
 import { InputError } from "../errors.ts";
 
 export interface KubeContext {
@@ -37,7 +38,7 @@ interface RawConfig {
 /** The kubeconfig file kubectl would read. */
 export function kubeconfigPath(given?: string): string {
   if (given) return given.startsWith("~/") ? resolve(homedir(), given.slice(2)) : resolve(given);
-  const env = process.env.KUBECONFIG?.split(":").find(Boolean);
+  const env = setting("KUBECONFIG")?.split(":").find(Boolean);
   return env ? resolve(env) : resolve(homedir(), ".kube", "config");
 }
 

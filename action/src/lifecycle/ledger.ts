@@ -3,6 +3,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
+import { inherited } from "../environment.ts";
 
 /**
  * What tiperf started that must not outlive it, one small file per resource. A normal stop
@@ -38,7 +39,20 @@ export interface Reaper {
 /** The temp directory's ledger of runs that name none: tiperf's own, whoever made it. */
 const defaultLedger = () => join(tmpdir(), "tiperf-ledger");
 
-export const ledgerDir = (env: NodeJS.ProcessEnv = process.env) => env.TIPERF_LEDGER || defaultLedger();
+/** The ledger folder an entry chose for this whole process (the Action's, one per job), if any. */
+let chosenLedger: string | undefined;
+
+/**
+ * The entry's ledger folder for this process: every record and reap after it uses this folder,
+ * whatever the environment says (the Action's main step gives each job its own).
+ */
+export function useLedger(dir: string): void {
+  chosenLedger = dir;
+}
+
+/** The ledger's folder: the one the entry chose, else $TIPERF_LEDGER, else the temp directory's. */
+export const ledgerDir = (env: NodeJS.ProcessEnv = inherited()) =>
+  chosenLedger ?? (env.TIPERF_LEDGER || defaultLedger());
 
 /**
  * Records a resource; returns the function that forgets it once it is gone. The ledger's folder,

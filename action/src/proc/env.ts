@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join, resolve } from "node:path";
+import { inherited } from "../environment.ts";
 
 /**
  * The environment every child of tiperf gets: servers, database clients, load tools. It is built,
@@ -29,7 +30,7 @@ const PASSED = [
 /** A clean environment: only the variables above, from `from`, plus `extra`. */
 export function childEnv(
   extra: Record<string, string> = {},
-  from: NodeJS.ProcessEnv = process.env,
+  from: NodeJS.ProcessEnv = inherited(),
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const key of PASSED) {

@@ -1,6 +1,7 @@
 import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { basename, join } from "node:path";
+import { inherited } from "../environment.ts";
 
 /**
  * Ports `freePort` hands out before it asks the system (tests only: a port the test already holds,
@@ -25,7 +26,7 @@ export function freePort(): Promise<number> {
 }
 
 /** Where a port a tiperf process holds for its servers is claimed: one file per port, its owner's pid. */
-export const PORT_CLAIMS = (env: NodeJS.ProcessEnv = process.env) =>
+export const PORT_CLAIMS = (env: NodeJS.ProcessEnv = inherited()) =>
   env.TIPERF_PORT_CLAIMS || "/tmp/tiperf-ports";
 
 /** The kernel's ephemeral range (what binding port 0 and connecting out take ports from). */

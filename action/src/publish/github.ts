@@ -1,6 +1,7 @@
 import { retry } from "@octokit/plugin-retry";
 import { throttling } from "@octokit/plugin-throttling";
 import { Octokit } from "@octokit/rest";
+import { inherited } from "../environment.ts";
 import { InputError, RunError } from "../errors.ts";
 import { commentMarker } from "../report/comment.ts";
 
@@ -27,7 +28,7 @@ export interface CommentOutcome {
 
 type Log = (line: string) => void;
 
-export function apiUrl(env: NodeJS.ProcessEnv = process.env): string {
+export function apiUrl(env: NodeJS.ProcessEnv = inherited()): string {
   const url = env.GITHUB_API_URL || PUBLIC_API;
   let parsed: URL;
   try {

@@ -1,4 +1,5 @@
 import { appendFile } from "node:fs/promises";
+import { inherited } from "../environment.ts";
 
 /**
  * Appends markdown to the job summary when running in GitHub Actions ($GITHUB_STEP_SUMMARY is the
@@ -6,7 +7,7 @@ import { appendFile } from "node:fs/promises";
  */
 export async function writeJobSummary(
   markdown: string,
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = inherited(),
 ): Promise<boolean> {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return false;

@@ -57,7 +57,7 @@ export interface Connection {
  * A running database server a run measures: one tiperf started (`CreatedTarget`: it alone may
  * restart it, reconfigure it, drop its data and remove it) or one it only connects to
  * (`BorrowedTarget`, an endpoint: it may drop only the tables this run created there). Code that
- * drops or restarts switches on `owner`; a borrowed server has no `restart`.
+ * drops or restarts switches on `owner`; a borrowed server cannot `restart`.
  */
 export type Target = CreatedTarget | BorrowedTarget;
 
@@ -66,12 +66,11 @@ export interface CreatedTarget extends TargetBase {
   owner: "tiperf";
   /**
    * A fresh server instance on the same data (compare.blocks): stops the running processes and
-   * starts new ones, settled as at start; says what changed (old → new PIDs). Absent: the target
+   * starts new ones, settled as at start; says what changed (old → new PIDs). Or why the target
    * cannot restart without losing its data.
    */
-  restart?(signal: AbortSignal): Promise<string>;
+  restart: Can<(signal: AbortSignal) => Promise<string>>;
 }
-
 /**
  * An existing server tiperf connects to and does not own: the load tools' own cleanup (which drops
  * tables by name) never runs on it; the tables this run created, listed before and after each
@@ -79,7 +78,8 @@ export interface CreatedTarget extends TargetBase {
  */
 export interface BorrowedTarget extends TargetBase {
   owner: "borrowed";
-  restart?: never;
+  /** A borrowed server is never restarted by tiperf. */
+  restart: Cannot;
   /** The tables of `database` now, by the plan's listing statement `sql`. */
   tablesIn(database: string, sql: string): Promise<string[]>;
   /** Drops one table of `database` that this run created; the statement it ran. */
@@ -122,28 +122,45 @@ interface TargetBase {
    * `fresh` (a group of cells where a switch restarts servers), its servers are freshly started or
    * switched when it returns, restarted if need be; it says what it did.
    */
-  activate?(signal: AbortSignal, o?: { fresh?: boolean }): Promise<string | undefined>;
+  activate: Can<(signal: AbortSignal, o?: { fresh?: boolean }) => Promise<string | undefined>>;
   /** Before a cell: a health snapshot; the returned check, after the cell, names what went wrong. */
-  watch?(): Promise<() => Promise<string | undefined>>;
+  watch: Can<() => Promise<() => Promise<string | undefined>>>;
   /** Variants on one deployment share its data: loaded once, cleaned up by the last to leave. */
   sharedData?: { loaded: Set<string>; users: number };
   /** After a data set is loaded (TiDB: split and scatter sysbench's tables, analyze every table). */
-  afterLoad?(load: LoadedData): Promise<void>;
+  afterLoad: Can<(load: LoadedData) => Promise<void>>;
   /** What else the result records about the target (deployment, topology file, tidb_version()). */
   details?: Record<string, unknown>;
   /**
    * CPU profiles of its servers over the next `seconds` (Go's and TiKV's pprof on their status
    * ports), each written to `dir` under a name starting with `prefix`; one entry per server.
    */
-  cpuProfiles?(seconds: number, dir: string, prefix: string): Promise<CpuProfile[]>;
+  cpuProfiles: Can<(seconds: number, dir: string, prefix: string) => Promise<CpuProfile[]>>;
   /**
    * The servers' own running counters now (observe/cost.ts names them: cpu_s, alloc_bytes,
    * handler_reads …; a cluster's per component as cpu_s.tikv), read at the start and the end of a
    * cell's measured window for its cost per operation. A counter it cannot read is left out.
    */
-  costCounters?(): Promise<Record<string, number>>;
+  costCounters: Can<() => Promise<Record<string, number>>>;
   /** The machines its servers run on when not this one, each with its servers' ports: where a cell's use is sampled over SSH. */
-  serverHosts?(): { remote: RemoteHost; ports: number[] }[];
+  serverHosts: Can<() => { remote: RemoteHost; ports: number[] }[]>;
+}
+
+/**
+ * What only some targets can do (restart, take turns, watch a cell, profile, count): every target
+ * says, as its deployment forms do, with the function or with why it cannot. `able` gives the
+ * function or undefined.
+ */
+export type Can<F extends (...args: never[]) => unknown> = F | Cannot;
+
+/** A capability a target lacks, and why, in words that follow its kind's name ("is borrowed: …"). */
+export interface Cannot {
+  cannot: string;
+}
+
+/** The capability's function, or undefined when the target cannot. */
+export function able<F extends (...args: never[]) => unknown>(c: Can<F>): F | undefined {
+  return typeof c === "function" ? c : undefined;
 }
 
 /** One server's CPU (or allocation) profile: where it was written, or why it could not be taken. */

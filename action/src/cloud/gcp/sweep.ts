@@ -2,6 +2,8 @@
 // state lost what it created): list the project's clusters in every location, keep those whose
 // resourceLabels carry the run id, delete each. The access token is $GOOGLE_OAUTH_ACCESS_TOKEN
 // (what the Pulumi provider reads too), else `gcloud auth print-access-token`.
+
+import { setting } from "../../environment.ts";
 import { RunError } from "../../errors.ts";
 import { runCommand } from "../../proc/process.ts";
 import { gcpLabels } from "./labels.ts";
@@ -15,7 +17,7 @@ interface GkeCluster {
 }
 
 async function accessToken(): Promise<string> {
-  const env = process.env.GOOGLE_OAUTH_ACCESS_TOKEN;
+  const env = setting("GOOGLE_OAUTH_ACCESS_TOKEN");
   if (env) return env;
   const r = await runCommand("gcloud", ["auth", "print-access-token"], { timeoutMs: 60_000 });
   if (r.code !== 0 || !r.stdout.trim())

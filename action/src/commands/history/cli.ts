@@ -3,6 +3,7 @@
 
 import { flags, githubToken, log, onePositional, required } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
+import { setting } from "../../environment.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import { acceptancesBetween, markAccepted } from "../../history/accepted.ts";
 import {
@@ -30,7 +31,7 @@ export async function cmdHistory(args: string[]): Promise<number> {
       if (values[f] !== undefined) throw new InputError(`tiperf history add: --${f} goes with check`);
     const file = onePositional("history add", rest, "RESULT file");
     const result = await readResult(file);
-    const commit = (values.commit as string | undefined) ?? process.env.GITHUB_SHA;
+    const commit = (values.commit as string | undefined) ?? setting("GITHUB_SHA");
     if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit))
       throw new InputError(
         `tiperf history add: --commit must be a commit SHA (7–40 hex digits), got ${commit}`,
@@ -39,7 +40,7 @@ export async function cmdHistory(args: string[]): Promise<number> {
       ...(values.variant ? { variant: values.variant as string } : {}),
       ...(values.profile ? { profile: values.profile as string } : {}),
       ...(commit ? { commit } : {}),
-      ...(process.env.GITHUB_REF_NAME ? { ref: process.env.GITHUB_REF_NAME } : {}),
+      ...(setting("GITHUB_REF_NAME") ? { ref: setting("GITHUB_REF_NAME") } : {}),
     });
     const written = await appendHistory(dir, entry);
     log(`history: run ${entry.run_id} appended to ${written} (${entry.values.length} series values)`);

@@ -1,5 +1,7 @@
 // tiperf's own SQL to an existing server: the database clients with the password in their
 // environment (MYSQL_PWD, PGPASSWORD), never on a command line, and TLS when the profile asks.
+
+import { inherited } from "../../environment.ts";
 import { RunError } from "../../errors.ts";
 import { childEnv, firstTool, MYSQL_CLIENTS } from "../../proc/env.ts";
 import { runCommand } from "../../proc/process.ts";
@@ -55,7 +57,7 @@ export function clientArgs(
 }
 
 /** The password the profile names, from the environment; a missing variable names the key. */
-export function passwordOf(ep: EndpointSpec, file: string, env: NodeJS.ProcessEnv = process.env): string {
+export function passwordOf(ep: EndpointSpec, file: string, env: NodeJS.ProcessEnv = inherited()): string {
   if (!ep.password_env) return "";
   const value = env[ep.password_env];
   if (value === undefined)

@@ -157,18 +157,23 @@ function borrowedTarget(
       if (shared.users > 0) shared.users--;
     },
     sharedData: shared,
-    ...(counters?.metrics(ep).length ? { costCounters: () => counters.read(inDatabase, ep) } : {}),
-    ...(server.afterLoadSteps
-      ? {
-          afterLoad: async (load: LoadedData) => {
-            for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-              step(run, "after-load");
-              await inDatabase(run.sql);
-            }
-            o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
-          },
+    restart: { cannot: "is borrowed: tiperf never restarts it" },
+    activate: { cannot: "is one existing server every variant shares: there is nothing to switch" },
+    watch: { cannot: "is borrowed: its state is not known here" },
+    cpuProfiles: { cannot: "is borrowed: tiperf takes no profile of its servers" },
+    serverHosts: { cannot: "is reached over SQL only: there is no host to sample" },
+    costCounters: counters?.metrics(ep).length
+      ? () => counters.read(inDatabase, ep)
+      : { cannot: `keeps no counters tiperf reads at ${ep.host}:${ep.port}` },
+    afterLoad: server.afterLoadSteps
+      ? async (load: LoadedData) => {
+          for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
+            step(run, "after-load");
+            await inDatabase(run.sql);
+          }
+          o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
         }
-      : {}),
+      : { cannot: "needs nothing after a load" },
     details: {
       endpoint: `${ep.host}:${ep.port}`,
       profile: p.profile.name,

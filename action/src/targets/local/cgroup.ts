@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { inherited } from "../../environment.ts";
 import { RunError } from "../../errors.ts";
 import { record } from "../../lifecycle/ledger.ts";
 import { parents, treeOf } from "../../proc/process.ts";
@@ -12,7 +13,7 @@ const PERIOD_US = 10_000;
  * What the names of tiperf's cgroups start with: "tiperf-", or TIPERF_CGROUP_PREFIX (letters,
  * digits, - and _), so that a test run can tell its own cgroups from another run's.
  */
-export function cgroupPrefix(env: NodeJS.ProcessEnv = process.env): string {
+export function cgroupPrefix(env: NodeJS.ProcessEnv = inherited()): string {
   const p = env.TIPERF_CGROUP_PREFIX;
   if (!p) return "tiperf-";
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(p))

@@ -23,6 +23,7 @@ import type { LocalTargetSpec } from "./schema.ts";
 
 export { privatePort };
 
+import { setting } from "../../environment.ts";
 import { sqlText } from "../plan-step.ts";
 import type { Connection, StartJob, StartOptions, Target } from "../types.ts";
 import { startupFailure, waitReady } from "./startup.ts";
@@ -35,7 +36,7 @@ export async function makeWorkDir(kind: string): Promise<string> {
  * Where private servers keep their data: $TIPERF_DATA_DIR, else the temp directory. A small or
  * memory-backed temp directory fills up (InnoDB's error 28): point it at a real disk.
  */
-export const dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
+export const dataRoot = () => setting("TIPERF_DATA_DIR") || tmpdir();
 
 /** Filesystem magic numbers (statfs f_type) of the filesystems a data directory is likely on. */
 const FS_TYPES: Record<number, string> = {
@@ -241,6 +242,11 @@ export function localTarget(o: {
       await life.restart(o.respawn);
       return `${o.kind} pid ${before} → ${life.server.pid}`;
     },
+    activate: { cannot: "is a server of one variant's own: there is nothing to bring in" },
+    watch: { cannot: "is watched by its process: its death fails the run" },
+    afterLoad: { cannot: "needs nothing after a load" },
+    cpuProfiles: { cannot: "serves no CPU profile (pprof is TiDB's and TiKV's)" },
+    serverHosts: { cannot: "runs on this machine: its use is sampled from /proc here" },
   };
 }
 

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { link, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { inherited } from "../../environment.ts";
 import { InputError } from "../../errors.ts";
 import { COUNTERS_TIMEOUT_MS } from "../../observe/cost.ts";
 import { counterKey, seriesKey } from "../../observe/server-counters.ts";
@@ -223,7 +224,7 @@ export class CodeCounters {
       const out = join(dir, "statements.txt");
       const go = this.o.go ?? "go";
       const args = ["tool", "covdata", tool, `-i=${dir}`, ...(tool === "textfmt" ? [`-o=${out}`] : [])];
-      const r = await runCommand(go, args, { timeoutMs: 60_000, env: process.env });
+      const r = await runCommand(go, args, { timeoutMs: 60_000, env: inherited() });
       if (r.code !== 0)
         throw new Error(`${go} ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
       return tool === "textfmt" ? await readFile(out, "utf8") : r.stdout;

@@ -147,7 +147,7 @@ export class TidbRun implements RunContext {
     const restarts = form.restarts;
     this.logDirs.set(variant, opts.logDir);
     const shared = this.running.has(d.index);
-    const did = await this.activate(setup, opts.signal);
+    const did = await activateVariant(this, setup, opts.signal);
     // a variant switched in on a deployment another variant started: said as a group's switch is
     if (shared && did) this.log(`variant ${variant}: ${did}`);
     const r = this.running.get(d.index) as Running;
@@ -189,14 +189,17 @@ export class TidbRun implements RunContext {
         r.users--;
         if (r.users === 0) await r.stop();
       },
-      activate: (signal, o) => this.activate(setup, signal, o),
+      activate: (signal, o) => activateVariant(this, setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => cpuProfiles(this.reach(), r, seconds, dir, prefix),
       costCounters: () => costCounters(this.reach(), r),
-      ...(run.onHosts ? { serverHosts: () => run.onHosts?.hosts(this, d) ?? [] } : {}),
+      serverHosts: run.onHosts
+        ? () => run.onHosts?.hosts(this, d) ?? []
+        : { cannot: "runs no server on another host reached over ssh" },
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
-      ...("restart" in restarts
-        ? { restart: (signal: AbortSignal) => restarts.restart(this, d, setup, r, seen, signal) }
-        : {}),
+      restart:
+        "restart" in restarts
+          ? (signal: AbortSignal) => restarts.restart(this, d, setup, r, seen, signal)
+          : { cannot: restarts.cannot },
       watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
@@ -236,29 +239,6 @@ export class TidbRun implements RunContext {
     return this.plan.variants.find((v) => v.name === r.applied) ?? setup;
   }
 
-  /**
-   * Brings a variant in: its deployment running (others stopped, clusters), its config applied
-   * (online, or edit-config + reload of the roles that differ), its SQL run. With `fresh`, the
-   * servers a switch restarts are fresh when it returns: restarted if the variant was in already.
-   */
-  private async activate(
-    setup: VariantSetup,
-    signal: AbortSignal,
-    o: { fresh?: boolean } = {},
-  ): Promise<string | undefined> {
-    const d = this.plan.deployments[setup.deployment] as TidbDeployment;
-    let r = this.running.get(d.index);
-    let did: string | undefined;
-    if (!r) {
-      r = await formOf(d).run.start(this, d, setup, signal);
-      this.running.set(d.index, r);
-      did = `${d.form} ${d.name} started`;
-    }
-    did = (await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true)) ?? did;
-    await applyTargetSql(this, setup, r);
-    return did;
-  }
-
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
   async stop(): Promise<void> {
     this.unregister();
@@ -280,4 +260,28 @@ export class TidbRun implements RunContext {
         );
     }
   }
+}
+
+/**
+ * Brings a variant in: its deployment running (others stopped, clusters), its config applied
+ * (online, or edit-config + reload of the roles that differ), its SQL run. With `fresh`, the
+ * servers a switch restarts are fresh when it returns: restarted if the variant was in already.
+ */
+async function activateVariant(
+  run: TidbRun,
+  setup: VariantSetup,
+  signal: AbortSignal,
+  o: { fresh?: boolean } = {},
+): Promise<string | undefined> {
+  const d = run.plan.deployments[setup.deployment] as TidbDeployment;
+  let r = run.running.get(d.index);
+  let did: string | undefined;
+  if (!r) {
+    r = await formOf(d).run.start(run, d, setup, signal);
+    run.running.set(d.index, r);
+    did = `${d.form} ${d.name} started`;
+  }
+  did = (await formOf(d).turns?.switchTo(run, d, setup, r, signal, o.fresh === true)) ?? did;
+  await applyTargetSql(run, setup, r);
+  return did;
 }

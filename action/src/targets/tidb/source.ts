@@ -21,6 +21,7 @@ import {
 } from "node:fs";
 import { homedir } from "node:os";
 import { basename, isAbsolute, join, resolve } from "node:path";
+import { inherited } from "../../environment.ts";
 import { BuildFailed, InputError, RunError } from "../../errors.ts";
 import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
@@ -47,7 +48,7 @@ export interface Build {
 }
 
 /** Where builds are kept: $TIPERF_BUILDS, else tiperf/builds under the user's cache directory. */
-export function buildsRoot(env: NodeJS.ProcessEnv = process.env): string {
+export function buildsRoot(env: NodeJS.ProcessEnv = inherited()): string {
   if (env.TIPERF_BUILDS) return resolve(env.TIPERF_BUILDS);
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tiperf", "builds");
 }
@@ -113,7 +114,7 @@ export async function resolveCommit(
 /** The variables of the caller a build keeps: Go's own (GOPATH, GOCACHE, GOFLAGS, GOTOOLCHAIN …). */
 function buildEnv(src: SourceSpec): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env))
+  for (const [k, v] of Object.entries(inherited()))
     if (v !== undefined && /^(GO[A-Z0-9_]*|CGO_[A-Z_]+|CC|CXX)$/.test(k)) out[k] = v;
   return { ...out, ...(src.env ?? {}) };
 }

@@ -2,13 +2,14 @@
 // output kept in raw/ and its failure told in its own last lines.
 import { homedir } from "node:os";
 import { join } from "node:path";
+import { setting } from "../../environment.ts";
 import { RunError } from "../../errors.ts";
 import { findTool } from "../../proc/env.ts";
 import { shellCommand } from "../../proc/quote.ts";
 import { runTool } from "../../proc/tool.ts";
 
 /** Where tiup keeps its components and playground data ($TIUP_HOME, else ~/.tiup). */
-export const tiupHome = () => process.env.TIUP_HOME || join(homedir(), ".tiup");
+export const tiupHome = () => setting("TIUP_HOME") || join(homedir(), ".tiup");
 
 export const lastLines = (text: string, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 

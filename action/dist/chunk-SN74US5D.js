@@ -19,8 +19,10 @@ import {
   clusterName,
   findTool,
   gcpLabels,
-  runCommand
-} from "./chunk-3574RKWG.js";
+  inherited,
+  runCommand,
+  setting
+} from "./chunk-KJWZ2OYQ.js";
 
 // action/src/cloud/provision.ts
 import { mkdir as mkdir3, rm as rm2 } from "node:fs/promises";
@@ -33,7 +35,11 @@ import { mkdir, readdir, readFile, rm, rmdir, writeFile } from "node:fs/promises
 import { tmpdir } from "node:os";
 import { dirname, join, sep } from "node:path";
 var defaultLedger = () => join(tmpdir(), "tiperf-ledger");
-var ledgerDir = (env = process.env) => env.TIPERF_LEDGER || defaultLedger();
+var chosenLedger;
+function useLedger(dir) {
+  chosenLedger = dir;
+}
+var ledgerDir = (env = inherited()) => chosenLedger ?? (env.TIPERF_LEDGER || defaultLedger());
 async function record(entry) {
   const dir = ledgerDir();
   const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
@@ -923,7 +929,7 @@ var GCP_CLOUD = {
     });
   },
   async removeByTag(settings, runId, log) {
-    const { removeGkeByLabel } = await import("./chunk-GS4QJAT2.js");
+    const { removeGkeByLabel } = await import("./chunk-DG7BK7SC.js");
     return removeGkeByLabel({ project: settings.project, runId, log });
   },
   env: (settings) => ({
@@ -1036,7 +1042,7 @@ var loadAutomation = () => {
 var PROJECT = "tiperf";
 var STACK_GRACE_MS = 15 * 6e4;
 function pulumiBinary() {
-  const fromEnv = process.env.TIPERF_PULUMI;
+  const fromEnv = setting("TIPERF_PULUMI");
   if (fromEnv) return fromEnv;
   const onPath = findTool("pulumi");
   if (onPath) return onPath;
@@ -1122,11 +1128,11 @@ var CloudStack = class _CloudStack {
     const plugins = await dynamicProviderPlugin(join2(o.workDir, "bin"));
     const envVars = {
       // tiperf keeps no secrets in a stack; the passphrase only satisfies the file backend
-      PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "tiperf",
+      PULUMI_CONFIG_PASSPHRASE: setting("PULUMI_CONFIG_PASSPHRASE") ?? "tiperf",
       PULUMI_SKIP_UPDATE_CHECK: "true",
       PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-      PULUMI_HOME: process.env.PULUMI_HOME ?? join2(o.workDir, "pulumi-home"),
-      PATH: `${plugins}:${dirname2(binary)}:${process.env.PATH ?? ""}`,
+      PULUMI_HOME: setting("PULUMI_HOME") ?? join2(o.workDir, "pulumi-home"),
+      PATH: `${plugins}:${dirname2(binary)}:${setting("PATH") ?? ""}`,
       ...o.env ?? {}
     };
     const stack2 = await auto.LocalWorkspace.createOrSelectStack(
@@ -1263,10 +1269,10 @@ function lastLines(text, n = 8) {
 }
 
 // action/src/cloud/provision.ts
-function pullRequest(env = process.env) {
+function pullRequest(env = inherited()) {
   return /^refs\/pull\/(\d+)\//.exec(env.GITHUB_REF ?? "")?.[1];
 }
-function stackName(profile, shard, env = process.env) {
+function stackName(profile, shard, env = inherited()) {
   const pr = pullRequest(env);
   const scope = pr ? `pr${pr}` : (env.GITHUB_REF_NAME ?? "local").toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "local";
   return `tiperf-${profile.name}-${scope}${shard ? `-shard${shard}` : ""}`;
@@ -1291,7 +1297,7 @@ function tagsNow(settings, runId) {
   return tagsOf(
     runTags(settings, {
       runId,
-      ...process.env.GITHUB_REPOSITORY ? { repository: process.env.GITHUB_REPOSITORY } : {},
+      ...setting("GITHUB_REPOSITORY") ? { repository: setting("GITHUB_REPOSITORY") } : {},
       ...pr ? { pr } : {}
     })
   );
@@ -1454,6 +1460,7 @@ export {
   shellCommand,
   remoteCommand,
   sshArgs,
+  useLedger,
   ledgerDir,
   record,
   alive,

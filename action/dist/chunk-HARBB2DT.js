@@ -14,9 +14,9 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-KZWDR4BK.js";
+} from "./chunk-SN74US5D.js";
 import "./chunk-WCKSSEMK.js";
-import "./chunk-3574RKWG.js";
+import "./chunk-KJWZ2OYQ.js";
 import "./chunk-3EADY6QU.js";
 export {
   hostsOf,

@@ -20,6 +20,7 @@ import {
   TARGET_KINDS,
   TargetInfoSchema,
   TargetSchema,
+  able,
   allowedCpus,
   applyResources,
   checkCpus,
@@ -64,11 +65,11 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-MDY2F3KU.js";
+} from "./chunk-M5XOXNAK.js";
 import {
   record,
   sshArgs
-} from "./chunk-KZWDR4BK.js";
+} from "./chunk-SN74US5D.js";
 import {
   durationSchema,
   external_exports,
@@ -84,12 +85,13 @@ import {
   anyTool,
   errnoText,
   findTool,
+  inherited,
   parents,
   parseStat,
   runCommand,
   tiperfCommand,
   treeOf
-} from "./chunk-3574RKWG.js";
+} from "./chunk-KJWZ2OYQ.js";
 import {
   __commonJS,
   __export,
@@ -7968,7 +7970,7 @@ var Octokit2 = Octokit.plugin(requestLog, legacyRestEndpointMethods, paginateRes
 var Client = Octokit2.plugin(retry, throttling);
 var PUBLIC_API = "https://api.github.com";
 var MAX_PAGES = 30;
-function apiUrl(env = process.env) {
+function apiUrl(env = inherited()) {
   const url = env.GITHUB_API_URL || PUBLIC_API;
   let parsed;
   try {
@@ -12230,7 +12232,7 @@ import { mkdir as mkdir2 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname as dirname3, join } from "node:path";
 var KEPT = 20;
-function timingsFile(env = process.env) {
+function timingsFile(env = inherited()) {
   if (env.TIPERF_TIMINGS === "off") return void 0;
   if (env.TIPERF_TIMINGS) return env.TIPERF_TIMINGS;
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tiperf", "timings.json");
@@ -67285,8 +67287,8 @@ var BenchCells = class {
     const grace = cellGraceS(plan);
     let check;
     try {
-      await target2.activate?.(signal);
-      check = await target2.watch?.();
+      await able(target2.activate)?.(signal);
+      check = await able(target2.watch)?.();
     } catch (e) {
       return fail(e.message);
     }
@@ -67365,7 +67367,7 @@ var BenchCells = class {
     const { target: target2, tools } = this.o;
     const out = [];
     if (target2.pids.length || !tools.elsewhere) out.push(new ResourceSampler(target2.pids));
-    const hosts = target2.serverHosts?.() ?? [];
+    const hosts = able(target2.serverHosts)?.() ?? [];
     const loadName = basename(command).slice(0, 15);
     const loads = /^[A-Za-z0-9._-]+$/.test(loadName) ? [loadName] : [];
     const remoteLoad = tools.remote;
@@ -67452,18 +67454,17 @@ var BenchCost = class {
   idle;
   /** Whether the target keeps counters tiperf reads. */
   get readable() {
-    return this.o.target.costCounters !== void 0;
+    return able(this.o.target.costCounters) !== void 0;
   }
   /** The target's counters now, or undefined when it has none or they cannot be read. */
   async counters() {
-    const target2 = this.o.target;
-    const read3 = target2.costCounters;
+    const read3 = able(this.o.target.costCounters);
     if (!read3) return void 0;
     let timer3;
     const late = new Promise((res) => {
       timer3 = setTimeout(() => res(void 0), COUNTERS_TIMEOUT_MS + 1e3);
     });
-    const counters = await Promise.race([read3.call(target2).catch(() => void 0), late]);
+    const counters = await Promise.race([read3().catch(() => void 0), late]);
     clearTimeout(timer3);
     return counters && Object.keys(counters).length ? { at: performance.now(), counters } : void 0;
   }
@@ -67666,7 +67667,7 @@ var BenchData = class {
         this.o.log(`${variant}: ${ds.driver.name} data already loaded on this deployment`);
         continue;
       }
-      await target2.activate?.(signal);
+      await able(target2.activate)?.(signal);
       const database = target2.connection.database ?? ds.driver.database(ds.workload);
       if (target2.connection.database === void 0) {
         const statements = tools.plannedAll((i) => loadKey.database(variant, database, i));
@@ -67680,7 +67681,7 @@ var BenchData = class {
       for (const step2 of tools.plannedAll((i) => loadKey.data(variant, ds.key, i)))
         await this.step(ds, step2, signal);
       await this.tables.afterLoad(ds.key);
-      await target2.afterLoad?.({
+      await able(target2.afterLoad)?.({
         database,
         tables: ds.driver.tables(ds.workload, this.o.spec.data),
         ...ds.driver.sizedBySpecData && this.o.spec.data ? { sysbench: this.o.spec.data } : {}
@@ -67940,16 +67941,18 @@ var Bench = class _Bench {
    * freshly switched or restarted servers; what the target did.
    */
   async enterGroup(signal) {
-    return this.target.activate?.(signal, { fresh: true });
+    return able(this.target.activate)?.(signal, { fresh: true });
   }
   /** Whether the target can start fresh server processes on its data (compare.blocks). */
   canRestart() {
-    return this.target.restart !== void 0;
+    return able(this.target.restart) !== void 0;
   }
   /** A fresh instance of the target, same data; says what changed. */
   async restart(signal) {
-    if (!this.target.restart) throw new RunError(`${this.variant}: ${this.target.kind} cannot restart`);
-    const said = await this.target.restart(signal);
+    const restart = able(this.target.restart);
+    if (!restart)
+      throw new RunError(`${this.variant}: ${this.target.kind} ${this.target.restart.cannot}`);
+    const said = await restart(signal);
     if (!this.spec.compare?.reload_data) await this.cost.measureIdle(signal);
     return said;
   }
@@ -67976,14 +67979,14 @@ var Bench = class _Bench {
   }
   /** Whether the target can take CPU profiles of its servers (pprof on TiDB and TiKV). */
   canProfile() {
-    return this.target.cpuProfiles !== void 0;
+    return able(this.target.cpuProfiles) !== void 0;
   }
   /**
    * The cell once more, with a CPU profile of each server taken over its measured run (from its
    * start to a second before its end), written under `dir`; the cell is not judged.
    */
   async profileCell(plan, signal, dir) {
-    const take = this.target.cpuProfiles;
+    const take = able(this.target.cpuProfiles);
     const seconds2 = Math.max(1, Math.floor(plan.workload.duration) - 1);
     if (!take) return { cell: await this.runCell(plan, signal), profiles: [], seconds: seconds2 };
     let taking;
@@ -69384,7 +69387,7 @@ var Comparison = class {
 
 // action/src/publish/summary.ts
 import { appendFile } from "node:fs/promises";
-async function writeJobSummary(markdown, env = process.env) {
+async function writeJobSummary(markdown, env = inherited()) {
   const file = env.GITHUB_STEP_SUMMARY;
   if (!file) return false;
   await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}

@@ -24,7 +24,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-KZWDR4BK.js";
+} from "./chunk-SN74US5D.js";
 import {
   durationSchema,
   external_exports,
@@ -44,14 +44,16 @@ import {
   childEnv,
   findTool,
   firstTool,
+  inherited,
   parents,
   parseStat,
   procStat,
   processState,
   runCommand,
+  setting,
   startServerProcess,
   treeOf
-} from "./chunk-3574RKWG.js";
+} from "./chunk-KJWZ2OYQ.js";
 import {
   __commonJS,
   __require,
@@ -7572,7 +7574,7 @@ function freePort() {
     });
   });
 }
-var PORT_CLAIMS = (env = process.env) => env.TIPERF_PORT_CLAIMS || "/tmp/tiperf-ports";
+var PORT_CLAIMS = (env = inherited()) => env.TIPERF_PORT_CLAIMS || "/tmp/tiperf-ports";
 function ephemeralRange(file = "/proc/sys/net/ipv4/ip_local_port_range") {
   try {
     const [lo, hi] = readFileSync(file, "utf8").trim().split(/\s+/).map(Number);
@@ -7781,7 +7783,7 @@ function clientArgs(protocol, ep, query, database) {
     query
   ];
 }
-function passwordOf(ep, file, env = process.env) {
+function passwordOf(ep, file, env = inherited()) {
   if (!ep.password_env) return "";
   const value = env[ep.password_env];
   if (value === void 0)
@@ -8011,16 +8013,19 @@ function borrowedTarget(x, variant, version, facts) {
       if (shared.users > 0) shared.users--;
     },
     sharedData: shared,
-    ...counters?.metrics(ep).length ? { costCounters: () => counters.read(inDatabase, ep) } : {},
-    ...server.afterLoadSteps ? {
-      afterLoad: async (load) => {
-        for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-          step(run, "after-load");
-          await inDatabase(run.sql);
-        }
-        o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
+    restart: { cannot: "is borrowed: tiperf never restarts it" },
+    activate: { cannot: "is one existing server every variant shares: there is nothing to switch" },
+    watch: { cannot: "is borrowed: its state is not known here" },
+    cpuProfiles: { cannot: "is borrowed: tiperf takes no profile of its servers" },
+    serverHosts: { cannot: "is reached over SQL only: there is no host to sample" },
+    costCounters: counters?.metrics(ep).length ? () => counters.read(inDatabase, ep) : { cannot: `keeps no counters tiperf reads at ${ep.host}:${ep.port}` },
+    afterLoad: server.afterLoadSteps ? async (load) => {
+      for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
+        step(run, "after-load");
+        await inDatabase(run.sql);
       }
-    } : {},
+      o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
+    } : { cannot: "needs nothing after a load" },
     details: {
       endpoint: `${ep.host}:${ep.port}`,
       profile: p.profile.name,
@@ -8193,13 +8198,18 @@ var ENDPOINT_REAPERS = {
   }
 };
 
+// action/src/targets/types.ts
+function able(c) {
+  return typeof c === "function" ? c : void 0;
+}
+
 // action/src/targets/local/cgroup.ts
 import { existsSync } from "node:fs";
 import { mkdir as mkdir2, readFile as readFile2, rmdir, writeFile as writeFile2 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
 var PERIOD_US = 1e4;
-function cgroupPrefix(env = process.env) {
+function cgroupPrefix(env = inherited()) {
   const p = env.TIPERF_CGROUP_PREFIX;
   if (!p) return "tiperf-";
   if (!/^[A-Za-z0-9_-]{1,40}$/.test(p))
@@ -8999,7 +9009,7 @@ server logs kept in ${o.logDir}`
 async function makeWorkDir(kind) {
   return mkdtemp(join6(dataRoot(), `tiperf-${kind}-`));
 }
-var dataRoot = () => process.env.TIPERF_DATA_DIR || tmpdir();
+var dataRoot = () => setting("TIPERF_DATA_DIR") || tmpdir();
 var FS_TYPES = {
   61267: "ext4",
   16914836: "tmpfs",
@@ -9140,7 +9150,12 @@ function localTarget(o) {
       o.opts.steps?.take("restart", before);
       await life.restart(o.respawn);
       return `${o.kind} pid ${before} \u2192 ${life.server.pid}`;
-    }
+    },
+    activate: { cannot: "is a server of one variant's own: there is nothing to bring in" },
+    watch: { cannot: "is watched by its process: its death fails the run" },
+    afterLoad: { cannot: "needs nothing after a load" },
+    cpuProfiles: { cannot: "serves no CPU profile (pprof is TiDB's and TiKV's)" },
+    serverHosts: { cannot: "runs on this machine: its use is sampled from /proc here" }
   };
 }
 function checkDatabaseName(name) {
@@ -11028,7 +11043,7 @@ ${maskSecrets(e.message)}
 }
 
 // action/src/targets/tidb/tiup.ts
-var tiupHome = () => process.env.TIUP_HOME || join10(homedir2(), ".tiup");
+var tiupHome = () => setting("TIUP_HOME") || join10(homedir2(), ".tiup");
 var lastLines = (text, n = 6) => text.trimEnd().split("\n").slice(-n).join("\n");
 function tiupProgram() {
   const tiup = findTool("tiup");
@@ -12602,7 +12617,7 @@ import { homedir as homedir3 } from "node:os";
 import { dirname as dirname3, isAbsolute, resolve } from "node:path";
 function kubeconfigPath(given) {
   if (given) return given.startsWith("~/") ? resolve(homedir3(), given.slice(2)) : resolve(given);
-  const env = process.env.KUBECONFIG?.split(":").find(Boolean);
+  const env = setting("KUBECONFIG")?.split(":").find(Boolean);
   return env ? resolve(env) : resolve(homedir3(), ".kube", "config");
 }
 function loadKubeContext(o) {
@@ -13595,7 +13610,7 @@ var CodeCounters = class {
       const out = join14(dir, "statements.txt");
       const go = this.o.go ?? "go";
       const args = ["tool", "covdata", tool, `-i=${dir}`, ...tool === "textfmt" ? [`-o=${out}`] : []];
-      const r = await runCommand(go, args, { timeoutMs: 6e4, env: process.env });
+      const r = await runCommand(go, args, { timeoutMs: 6e4, env: inherited() });
       if (r.code !== 0)
         throw new Error(`${go} ${args.join(" ")}: ${r.stderr.trim() || `exit ${r.code ?? r.signal}`}`);
       return tool === "textfmt" ? await readFile4(out, "utf8") : r.stdout;
@@ -16100,7 +16115,7 @@ var TidbRun = class {
     const restarts = form.restarts;
     this.logDirs.set(variant, opts.logDir);
     const shared = this.running.has(d.index);
-    const did = await this.activate(setup, opts.signal);
+    const did = await activateVariant(this, setup, opts.signal);
     if (shared && did) this.log(`variant ${variant}: ${did}`);
     const r = this.running.get(d.index);
     r.users++;
@@ -16140,12 +16155,12 @@ var TidbRun = class {
         r.users--;
         if (r.users === 0) await r.stop();
       },
-      activate: (signal, o) => this.activate(setup, signal, o),
+      activate: (signal, o) => activateVariant(this, setup, signal, o),
       cpuProfiles: (seconds, dir, prefix) => cpuProfiles(this.reach(), r, seconds, dir, prefix),
       costCounters: () => costCounters(this.reach(), r),
-      ...run.onHosts ? { serverHosts: () => run.onHosts?.hosts(this, d) ?? [] } : {},
+      serverHosts: run.onHosts ? () => run.onHosts?.hosts(this, d) ?? [] : { cannot: "runs no server on another host reached over ssh" },
       // a fresh instance of its servers, same data (compare.blocks); a playground cannot
-      ..."restart" in restarts ? { restart: (signal) => restarts.restart(this, d, setup, r, seen, signal) } : {},
+      restart: "restart" in restarts ? (signal) => restarts.restart(this, d, setup, r, seen, signal) : { cannot: restarts.cannot },
       watch: () => run.watch(this, setup, d, r),
       sharedData: r,
       details: {
@@ -16178,24 +16193,6 @@ var TidbRun = class {
   appliedSetup(setup, r) {
     return this.plan.variants.find((v) => v.name === r.applied) ?? setup;
   }
-  /**
-   * Brings a variant in: its deployment running (others stopped, clusters), its config applied
-   * (online, or edit-config + reload of the roles that differ), its SQL run. With `fresh`, the
-   * servers a switch restarts are fresh when it returns: restarted if the variant was in already.
-   */
-  async activate(setup, signal, o = {}) {
-    const d = this.plan.deployments[setup.deployment];
-    let r = this.running.get(d.index);
-    let did;
-    if (!r) {
-      r = await formOf(d).run.start(this, d, setup, signal);
-      this.running.set(d.index, r);
-      did = `${d.form} ${d.name} started`;
-    }
-    did = await formOf(d).turns?.switchTo(this, d, setup, r, signal, o.fresh === true) ?? did;
-    await applyTargetSql(this, setup, r);
-    return did;
-  }
   /** Destroys every cluster and stops every playground of the run, then the cloud machines. Safe to call twice. */
   async stop() {
     this.unregister();
@@ -16217,6 +16214,19 @@ var TidbRun = class {
     }
   }
 };
+async function activateVariant(run, setup, signal, o = {}) {
+  const d = run.plan.deployments[setup.deployment];
+  let r = run.running.get(d.index);
+  let did;
+  if (!r) {
+    r = await formOf(d).run.start(run, d, setup, signal);
+    run.running.set(d.index, r);
+    did = `${d.form} ${d.name} started`;
+  }
+  did = await formOf(d).turns?.switchTo(run, d, setup, r, signal, o.fresh === true) ?? did;
+  await applyTargetSql(run, setup, r);
+  return did;
+}
 
 // action/src/targets/tidb/source.ts
 import { createHash } from "node:crypto";
@@ -16297,7 +16307,7 @@ function unseenOnUnistore(files, goModDiff = "") {
 }
 
 // action/src/targets/tidb/source.ts
-function buildsRoot(env = process.env) {
+function buildsRoot(env = inherited()) {
   if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
   return join21(env.XDG_CACHE_HOME || join21(homedir4(), ".cache"), "tiperf", "builds");
 }
@@ -16340,7 +16350,7 @@ async function resolveCommit(path, ref, key = "target.source.ref") {
 }
 function buildEnv(src) {
   const out = {};
-  for (const [k, v] of Object.entries(process.env))
+  for (const [k, v] of Object.entries(inherited()))
     if (v !== void 0 && /^(GO[A-Z0-9_]*|CGO_[A-Z_]+|CC|CXX)$/.test(k)) out[k] = v;
   return { ...out, ...src.env ?? {} };
 }
@@ -17279,6 +17289,7 @@ export {
   stepLine,
   tableNamesSql,
   createDatabaseSql,
+  able,
   applyResources,
   cpuThrottle,
   throttleBetween,

@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-MDY2F3KU.js";
+} from "./chunk-M5XOXNAK.js";
 import {
   reapEntries
-} from "./chunk-KZWDR4BK.js";
+} from "./chunk-SN74US5D.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-ULCB4A2W.js");
+    const { recoverRecorded } = await import("./chunk-HARBB2DT.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

@@ -5,14 +5,15 @@ const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   RunError,
   gcpLabels,
-  runCommand
-} from "./chunk-3574RKWG.js";
+  runCommand,
+  setting
+} from "./chunk-KJWZ2OYQ.js";
 import "./chunk-3EADY6QU.js";
 
 // action/src/cloud/gcp/sweep.ts
 var GKE_API = "https://container.googleapis.com";
 async function accessToken() {
-  const env = process.env.GOOGLE_OAUTH_ACCESS_TOKEN;
+  const env = setting("GOOGLE_OAUTH_ACCESS_TOKEN");
   if (env) return env;
   const r = await runCommand("gcloud", ["auth", "print-access-token"], { timeoutMs: 6e4 });
   if (r.code !== 0 || !r.stdout.trim())

@@ -3,6 +3,14 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 
+// action/src/environment.ts
+function setting(name) {
+  return process.env[name];
+}
+function inherited() {
+  return process.env;
+}
+
 // action/src/errors.ts
 import { getSystemErrorMap } from "node:util";
 var EXIT = {
@@ -83,7 +91,7 @@ var PASSED = [
   // ssh (the load host, tiup's native ssh) may authenticate through an agent
   "SSH_AUTH_SOCK"
 ];
-function childEnv(extra = {}, from = process.env) {
+function childEnv(extra = {}, from = inherited()) {
   const env = {};
   for (const key of PASSED) {
     const value = from[key];
@@ -242,6 +250,8 @@ function gcpLabels(tags) {
 var clusterName = (runId) => `tiperf-${runId.toLowerCase().replace(/^tiperf-/, "").replace(/[^a-z0-9-]/g, "-")}`.slice(0, 40).replace(/-+$/, "");
 
 export {
+  setting,
+  inherited,
   EXIT,
   TiperfError,
   InputError,
