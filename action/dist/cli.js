@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-BD7OGS3I.js";
+} from "./chunk-IPJJNC3K.js";
 import {
   reapLedger
-} from "./chunk-TKPHSMGB.js";
+} from "./chunk-P5LEUMCO.js";
 import {
   EXPIRES,
   KubeClient,
@@ -83,7 +83,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-M5XOXNAK.js";
+} from "./chunk-USABYQW4.js";
 import {
   CLOUDS,
   Interrupted,

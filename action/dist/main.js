@@ -22,7 +22,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-BD7OGS3I.js";
+} from "./chunk-IPJJNC3K.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-M5XOXNAK.js";
+} from "./chunk-USABYQW4.js";
 import {
   Interrupted,
   installCrashTeardown,

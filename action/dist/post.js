@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-TKPHSMGB.js";
+} from "./chunk-P5LEUMCO.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-M5XOXNAK.js";
+import "./chunk-USABYQW4.js";
 import {
   ledgerDir
 } from "./chunk-SN74US5D.js";

@@ -104,8 +104,9 @@ async function assertRanAsPlanned(spec: string, runDir: string, env: Record<stri
       executed.some((x) => x.phase === "cell" && samePlanned(st.run, x.run)),
       `the planned cell command ${JSON.stringify(st.run)} did not run`,
     );
-  // by key: every step it carried out carries a key plan.json has
-  keyedAsPlanned(runDir, []);
+  // by key, both ways: every step it carried out carries a key plan.json has, every planned
+  // deployment, record, after-load and teardown step ran
+  keyedAsPlanned(runDir, ["start", "record", "after-load", "cleanup", "teardown"]);
   // setup steps run once each, in the plan's order; teardown steps all ran
   const setupKeys = planned.steps.setup.filter((st) => st.key && !loadTool(st.key)).map((st) => st.key);
   const ranSetup = [...new Set(executed.map((st) => st.key))].filter((k) => setupKeys.includes(k));

@@ -161,6 +161,53 @@ describe("TiDB profile provider endpoint", () => {
     assert.ok(!runs.some((r) => /SET CONFIG|SPLIT|kill|tiup/.test(r)), "no step changes the server");
   });
 
+  test("its facts are read by their plan steps: tidb_version() and /status each taken by key, as the plan words them", async () => {
+    const status = readFileSync(fixture("tidb", "status.json"), "utf8");
+    const server = createServer((req, res) => {
+      res.writeHead(req.url === "/status" ? 200 : 404, { "content-type": "application/json" });
+      res.end(req.url === "/status" ? status : "");
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    try {
+      const port = (server.address() as AddressInfo).port;
+      const file = profile(
+        "facts",
+        ENDPOINT.replace("tidb.staging.internal", "127.0.0.1").replace("10080", String(port)),
+      );
+      const plan = (await kindOf("tidb").plan(
+        input([{ name: "base", target: { kind: "tidb", profile: file } }]),
+      )) as EndpointPlan;
+      const recorded = plan.steps.filter((s) => s.phase === "record");
+      assert.ok(
+        recorded.every((s) => s.key),
+        "every record step has a key",
+      );
+      const taken: string[] = [];
+      const ran: string[] = [];
+      const answer = readFileSync(fixture("tidb", "select-tidb_version.tsv"), "utf8").split("\n")[1] ?? "";
+      const facts = await TIDB_ENDPOINT.facts?.(
+        async (q) => {
+          ran.push(q);
+          return answer;
+        },
+        (name) => {
+          const step = plan.steps.find((s) => s.key === `endpoint-fact:${name}:127.0.0.1:4000/tiperf_4f2a`);
+          if (step?.key) taken.push(step.key);
+          return step?.run;
+        },
+      );
+      // every fact step of the plan was taken, and the SQL that ran is the planned statement
+      const factKeys = recorded.filter((s) => s.key?.startsWith("endpoint-fact:")).map((s) => s.key);
+      assert.deepEqual(taken.sort(), factKeys.sort());
+      assert.equal(factKeys.length, 2);
+      assert.deepEqual(ran, ["SELECT tidb_version()"]);
+      assert.match(String(facts?.tidb_version), /^Release Version: v8\.5\.0-alpha/);
+      assert.deepEqual(facts?.status, JSON.parse(status));
+    } finally {
+      server.close();
+    }
+  });
+
   test("what needs a deployment is refused, naming the key and what can be compared instead", async () => {
     const file = profile("staging2");
     const plan = await kindOf("tidb").plan(

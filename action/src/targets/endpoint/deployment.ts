@@ -22,12 +22,14 @@ import type {
 } from "../types.ts";
 import { endpointSql, passwordOf, type Sql } from "./client.ts";
 import {
+  afterLoadKey,
   connectionOf,
   type EndpointPlan,
   type EndpointServer,
   type EndpointVariant,
   endpointCost,
   endpointRefusals,
+  factKey,
   type Place,
   placeKey,
   placeSteps,
@@ -67,7 +69,6 @@ interface Opening {
   place: Place;
   password: string;
   sql: Sql;
-  step: (run: PlanStep["run"], phase?: string) => void;
   /** The plan's SQL step of this key, recorded as executed: what the run runs. */
   planned: (key: string) => string;
   o: OpenOptions;
@@ -128,7 +129,7 @@ function borrowedTarget(
   version: string,
   facts: Record<string, unknown>,
 ): Target {
-  const { server, place: p, password, step, o } = x;
+  const { server, place: p, password, planned, o } = x;
   const ep = p.profile.endpoint;
   const inDatabase = endpointSql(server.protocol, ep, password, p.database);
   const counters = server.counters;
@@ -165,12 +166,10 @@ function borrowedTarget(
     costCounters: counters?.metrics(ep).length
       ? () => counters.read(inDatabase, ep)
       : { cannot: `keeps no counters tiperf reads at ${ep.host}:${ep.port}` },
-    afterLoad: server.afterLoadSteps
+    afterLoad: server.afterLoadStep
       ? async (load: LoadedData) => {
-          for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-            step(run, "after-load");
-            await inDatabase(run.sql);
-          }
+          // the plan's statement of each table, by its key: nothing made anew at run time
+          for (const table of load.tables) await inDatabase(planned(afterLoadKey(table, p)));
           o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
         }
       : { cannot: "needs nothing after a load" },
@@ -198,18 +197,19 @@ export async function openEndpoints(plan: EndpointPlan, o: OpenOptions): Promise
     const password = passwordOf(ep, p.file);
     addSecret(password);
     const sql = endpointSql(server.protocol, ep, password);
-    const step = (run: PlanStep["run"], phase = "start") =>
-      executed.push({ phase, variant, where: "runner", run });
     const plannedStep = (key: string) => {
       const planned = stepOf(plan.steps, key);
       executed.push({ ...planned, variant });
       return planned.run;
     };
+    // a fact the plan has a step for (TiDB's /status only with endpoint.status_port)
+    const fact = (name: string) =>
+      plan.steps.some((s) => s.key === factKey(name, p)) ? plannedStep(factKey(name, p)) : undefined;
     const planned = (key: string) => (plannedStep(key) as { sql: string }).sql;
-    const x: Opening = { server, place: p, password, sql, step, planned, o };
+    const x: Opening = { server, place: p, password, sql, planned, o };
     plannedStep(placeKey("version", p));
     const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
-    const facts = (await server.facts?.(sql, ep)) ?? {};
+    const facts = (await server.facts?.(sql, fact)) ?? {};
     if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x) });
     else await checkProfileDatabase(x);
     o.log(

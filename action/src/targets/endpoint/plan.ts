@@ -14,12 +14,15 @@ export interface EndpointServer {
   title: string;
   protocol: Connection["protocol"];
   versionSql: string;
-  /** What else the result records (TiDB: tidb_version(), /status when reachable). */
-  facts?(sql: Sql, ep: EndpointSpec): Promise<Record<string, unknown>>;
-  /** The plan's lines for those facts. */
-  factSteps?(ep: EndpointSpec): PlanStep["run"][];
-  /** Statements after a data set is loaded into the run's database (TiDB: ANALYZE its tables): planned and run alike. */
-  afterLoadSteps?(database: string, tables: string[]): { sql: string }[];
+  /** The plan's steps of what else the result records, by name (TiDB: tidb_version, and status when its port is named). */
+  factSteps?(ep: EndpointSpec): Record<string, PlanStep["run"]>;
+  /**
+   * Those facts read: `take(name)` records the plan's step of that name as executed and gives its
+   * words (undefined: the plan has none of that name), which are what runs.
+   */
+  facts?(sql: Sql, take: (name: string) => PlanStep["run"] | undefined): Promise<Record<string, unknown>>;
+  /** The statement after a data set is loaded, for one table of the run's database (TiDB: ANALYZE it): planned, then run by its key. */
+  afterLoadStep?(database: string, table: string): { sql: string };
   /**
    * The server's own counters as an endpoint gives them (observe/cost.ts): the cost metrics they
    * make, where they come from, and the reading. An endpoint's counters
@@ -59,6 +62,12 @@ export interface Place {
 /** The keys of a place's own steps: the plan adds them, the run looks them up and runs their words. */
 export const placeKey = (step: "version" | "exists" | "create" | "tables" | "drop", p: Pick<Place, "key">) =>
   `endpoint-${step}:${p.key}`;
+
+/** The key of a place's recorded fact (tidb_version, status). */
+export const factKey = (name: string, p: Pick<Place, "key">) => `endpoint-fact:${name}:${p.key}`;
+
+/** The key of the statement after a load for one table of the place's database. */
+export const afterLoadKey = (table: string, p: Pick<Place, "key">) => `endpoint-after-load:${p.key}:${table}`;
 
 export interface EndpointPlan extends TargetPlan {
   endpoint: { server: EndpointServer; places: Place[]; byVariant: Record<string, number> };
@@ -111,7 +120,14 @@ export function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Pl
       run: { command: clientArgs(server.protocol, ep, server.versionSql) },
       about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`,
     },
-    ...(server.factSteps?.(ep) ?? []).map((run) => ({ phase: "record", variant, where, run, about: on })),
+    ...Object.entries(server.factSteps?.(ep) ?? {}).map(([name, run]) => ({
+      key: factKey(name, p),
+      phase: "record",
+      variant,
+      where,
+      run,
+      about: `${on}: ${name}, recorded`,
+    })),
   ];
   if (p.owned)
     steps.push(
@@ -141,13 +157,15 @@ export function placeSteps(server: EndpointServer, input: TargetPlanInput, p: Pl
       run: { sql: tablesSql(server.protocol, p.database) },
       about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`,
     });
-  for (const load of input.loads)
-    for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
+  const tables = new Set(server.afterLoadStep ? input.loads.flatMap((l) => l.tables) : []);
+  for (const table of tables)
+    if (server.afterLoadStep)
       steps.push({
+        key: afterLoadKey(table, p),
         phase: "after-load",
         variant,
         where,
-        run,
+        run: server.afterLoadStep(p.database, table),
         about: `${on}: after the load, the run's own tables`,
       });
   return steps;

@@ -7,24 +7,23 @@ import { variantAt } from "../../yaml/keys.ts";
 import type { Sql } from "../endpoint/client.ts";
 import type { EndpointServer, EndpointVariant } from "../endpoint/plan.ts";
 import { profileKey } from "../endpoint/provider.ts";
-import type { TargetPlanInput } from "../types.ts";
+import type { PlanStep, TargetPlanInput } from "../types.ts";
 import { loadProfile } from "./load-profile.ts";
 import type { TidbTargetSpec } from "./schema.ts";
 
-/** tidb_version()'s first lines, as the result records them. */
+/** tidb_version()'s first lines and /status (where the plan has its step), as the result records them. */
 async function tidbFacts(
   sql: Sql,
-  ep: { host: string; status_port?: number },
+  take: (name: string) => PlanStep["run"] | undefined,
 ): Promise<Record<string, unknown>> {
-  const version = await sql("SELECT tidb_version()");
+  const version = await sql((take("tidb_version") as { sql: string }).sql);
   const facts: Record<string, unknown> = {
     tidb_version: version.replace(/\\n/g, "\n").split("\n").slice(0, 4).join("\n"),
   };
-  if (ep.status_port) {
+  const status = take("status") as { get: string } | undefined;
+  if (status) {
     try {
-      const r = await fetch(`http://${ep.host}:${ep.status_port}/status`, {
-        signal: AbortSignal.timeout(5000),
-      });
+      const r = await fetch(status.get, { signal: AbortSignal.timeout(5000) });
       facts.status = r.ok ? await r.json() : `HTTP ${r.status}`;
     } catch (e) {
       facts.status = `not reachable: ${(e as Error).message}`;
@@ -39,12 +38,12 @@ export const TIDB_ENDPOINT: EndpointServer = {
   protocol: "mysql",
   versionSql: "SELECT VERSION()",
   facts: tidbFacts,
-  factSteps: (ep) => [
-    { sql: "SELECT tidb_version()" },
-    ...(ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []),
-  ],
+  factSteps: (ep) => ({
+    tidb_version: { sql: "SELECT tidb_version()" },
+    ...(ep.status_port ? { status: { get: `http://${ep.host}:${ep.status_port}/status` } } : {}),
+  }),
   // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
-  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` })),
+  afterLoadStep: (database, table) => ({ sql: `ANALYZE TABLE ${database}.${table}` }),
   // the tidb-server's own counters, where the profile names its status port
   counters: {
     metrics: (ep) =>

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-M5XOXNAK.js";
+} from "./chunk-USABYQW4.js";
 import {
   reapEntries
 } from "./chunk-SN74US5D.js";

@@ -65,7 +65,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-M5XOXNAK.js";
+} from "./chunk-USABYQW4.js";
 import {
   record,
   sshArgs

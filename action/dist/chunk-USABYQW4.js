@@ -7824,6 +7824,8 @@ var existsSql = (protocol, database) => protocol === "mysql" ? `SELECT COUNT(*) 
 
 // action/src/targets/endpoint/plan.ts
 var placeKey = (step, p) => `endpoint-${step}:${p.key}`;
+var factKey = (name, p) => `endpoint-fact:${name}:${p.key}`;
+var afterLoadKey = (table, p) => `endpoint-after-load:${p.key}:${table}`;
 function endpointRefusals(input, places) {
   const out = [];
   if (input.blocks > 1)
@@ -7863,7 +7865,14 @@ function placeSteps(server, input, p) {
       run: { command: clientArgs(server.protocol, ep, server.versionSql) },
       about: `${on}: the server's version, recorded${ep.password_env ? `; password from $${ep.password_env} in the client's environment` : ""}`
     },
-    ...(server.factSteps?.(ep) ?? []).map((run) => ({ phase: "record", variant, where, run, about: on }))
+    ...Object.entries(server.factSteps?.(ep) ?? {}).map(([name, run]) => ({
+      key: factKey(name, p),
+      phase: "record",
+      variant,
+      where,
+      run,
+      about: `${on}: ${name}, recorded`
+    }))
   ];
   if (p.owned)
     steps.push(
@@ -7893,13 +7902,15 @@ function placeSteps(server, input, p) {
       run: { sql: tablesSql(server.protocol, p.database) },
       about: `${on}: endpoint.database ${p.database} is the profile's; ${ep.allow_existing_tables ? "tables there are allowed (allow_existing_tables)" : "refused if it holds tables (endpoint.allow_existing_tables)"}; never dropped`
     });
-  for (const load of input.loads)
-    for (const run of server.afterLoadSteps?.(p.database, load.tables) ?? [])
+  const tables = new Set(server.afterLoadStep ? input.loads.flatMap((l) => l.tables) : []);
+  for (const table of tables)
+    if (server.afterLoadStep)
       steps.push({
+        key: afterLoadKey(table, p),
         phase: "after-load",
         variant,
         where,
-        run,
+        run: server.afterLoadStep(p.database, table),
         about: `${on}: after the load, the run's own tables`
       });
   return steps;
@@ -7984,7 +7995,7 @@ async function checkProfileDatabase(x) {
     );
 }
 function borrowedTarget(x, variant, version, facts) {
-  const { server, place: p, password, step, o } = x;
+  const { server, place: p, password, planned, o } = x;
   const ep = p.profile.endpoint;
   const inDatabase = endpointSql(server.protocol, ep, password, p.database);
   const counters = server.counters;
@@ -8019,11 +8030,8 @@ function borrowedTarget(x, variant, version, facts) {
     cpuProfiles: { cannot: "is borrowed: tiperf takes no profile of its servers" },
     serverHosts: { cannot: "is reached over SQL only: there is no host to sample" },
     costCounters: counters?.metrics(ep).length ? () => counters.read(inDatabase, ep) : { cannot: `keeps no counters tiperf reads at ${ep.host}:${ep.port}` },
-    afterLoad: server.afterLoadSteps ? async (load) => {
-      for (const run of server.afterLoadSteps?.(load.database, load.tables) ?? []) {
-        step(run, "after-load");
-        await inDatabase(run.sql);
-      }
+    afterLoad: server.afterLoadStep ? async (load) => {
+      for (const table of load.tables) await inDatabase(planned(afterLoadKey(table, p)));
       o.log(`variant ${variant}: ${load.tables.length} tables of ${load.database} analyzed`);
     } : { cannot: "needs nothing after a load" },
     details: {
@@ -8048,17 +8056,17 @@ async function openEndpoints(plan, o) {
     const password = passwordOf(ep, p.file);
     addSecret(password);
     const sql = endpointSql(server.protocol, ep, password);
-    const step = (run, phase = "start") => executed.push({ phase, variant, where: "runner", run });
     const plannedStep = (key) => {
       const planned2 = stepOf(plan.steps, key);
       executed.push({ ...planned2, variant });
       return planned2.run;
     };
+    const fact = (name) => plan.steps.some((s) => s.key === factKey(name, p)) ? plannedStep(factKey(name, p)) : void 0;
     const planned = (key) => plannedStep(key).sql;
-    const x = { server, place: p, password, sql, step, planned, o };
+    const x = { server, place: p, password, sql, planned, o };
     plannedStep(placeKey("version", p));
     const version = (await sql(server.versionSql)).split("\n")[0] ?? "";
-    const facts = await server.facts?.(sql, ep) ?? {};
+    const facts = await server.facts?.(sql, fact) ?? {};
     if (p.owned) drops.push({ what: p.database, run: await createRunDatabase(x) });
     else await checkProfileDatabase(x);
     o.log(
@@ -14328,16 +14336,15 @@ function parseProfile(text, file) {
 }
 
 // action/src/targets/tidb/endpoint.ts
-async function tidbFacts(sql, ep) {
-  const version = await sql("SELECT tidb_version()");
+async function tidbFacts(sql, take) {
+  const version = await sql(take("tidb_version").sql);
   const facts = {
     tidb_version: version.replace(/\\n/g, "\n").split("\n").slice(0, 4).join("\n")
   };
-  if (ep.status_port) {
+  const status = take("status");
+  if (status) {
     try {
-      const r = await fetch(`http://${ep.host}:${ep.status_port}/status`, {
-        signal: AbortSignal.timeout(5e3)
-      });
+      const r = await fetch(status.get, { signal: AbortSignal.timeout(5e3) });
       facts.status = r.ok ? await r.json() : `HTTP ${r.status}`;
     } catch (e) {
       facts.status = `not reachable: ${e.message}`;
@@ -14351,12 +14358,12 @@ var TIDB_ENDPOINT = {
   protocol: "mysql",
   versionSql: "SELECT VERSION()",
   facts: tidbFacts,
-  factSteps: (ep) => [
-    { sql: "SELECT tidb_version()" },
-    ...ep.status_port ? [{ get: `http://${ep.host}:${ep.status_port}/status` }] : []
-  ],
+  factSteps: (ep) => ({
+    tidb_version: { sql: "SELECT tidb_version()" },
+    ...ep.status_port ? { status: { get: `http://${ep.host}:${ep.status_port}/status` } } : {}
+  }),
   // the run's own tables only: fresh statistics, so auto-analyze does not fire during cells
-  afterLoadSteps: (database, tables) => tables.map((t) => ({ sql: `ANALYZE TABLE ${database}.${t}` })),
+  afterLoadStep: (database, table) => ({ sql: `ANALYZE TABLE ${database}.${table}` }),
   // the tidb-server's own counters, where the profile names its status port
   counters: {
     metrics: (ep) => ep.status_port ? ["cpu_ms_per_op", "alloc_kb_per_op", "mallocs_per_op", "gc_per_kop"] : [],
