@@ -10,6 +10,7 @@ echo "== lint" && npx biome check .
 echo "== import cycles (type imports included)" && npm run -s lint:cycles
 echo "== folders importing each other" && node --import tsx scripts/folder-pairs.ts
 echo "== sizes (functions ≤ 80 lines, classes ≤ 250, files ≤ 400; no exceptions)" && node --import tsx scripts/size-check.ts
+echo "== one word per idea (kind: a target kind)" && node --import tsx scripts/word-check.ts
 echo "== dist" && node scripts/build.mjs --check
 # tsx keeps a compile cache under the temp dir (tsx-<uid>): a private one, removed after, so the
 # tests leave nothing in the machine's /tmp

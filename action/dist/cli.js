@@ -62,10 +62,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IPJJNC3K.js";
+} from "./chunk-JI64A2VY.js";
 import {
   reapLedger
-} from "./chunk-P5LEUMCO.js";
+} from "./chunk-J25X6IHD.js";
 import {
   EXPIRES,
   KubeClient,
@@ -83,7 +83,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-USABYQW4.js";
+} from "./chunk-UL4PAJYV.js";
 import {
   CLOUDS,
   Interrupted,
@@ -91,7 +91,7 @@ import {
   installSignalTeardown,
   ledgerDir,
   teardownAll
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 import {
   external_exports,
   parseAge,
@@ -613,10 +613,10 @@ function leftoversMarkdown(r) {
     "| kind | id | tiperf:run-id | created | expired at |",
     "|---|---|---|---|---|",
     ...r.overdue.map(
-      (f) => `| ${f.kind} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`
+      (f) => `| ${f.resource} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`
     ),
     "",
-    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
+    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.resource} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
     "",
     `To delete what has expired: \`tiperf reap --cloud ${r.cloud ?? "aws"} --region ${r.region}\` (add \`--dry-run\` to list only).`
   ];

@@ -22,7 +22,7 @@ import {
   runAgainstBaseline,
   runSpec,
   waveFor
-} from "./chunk-IPJJNC3K.js";
+} from "./chunk-JI64A2VY.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-USABYQW4.js";
+} from "./chunk-UL4PAJYV.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -43,7 +43,7 @@ import {
   ledgerDir,
   teardownAll,
   useLedger
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 import "./chunk-WCKSSEMK.js";
 import {
   EXIT,

@@ -4,16 +4,16 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-P5LEUMCO.js";
+} from "./chunk-J25X6IHD.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-USABYQW4.js";
+import "./chunk-UL4PAJYV.js";
 import {
   ledgerDir
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-KJWZ2OYQ.js";
 import "./chunk-3EADY6QU.js";

@@ -295,7 +295,7 @@ compare: {rounds: 2, warmup_rounds: 0, confirm: 0}
       const machines = Object.keys(fakeMachines(w.cloudDir));
       assert.deepEqual(machines.sort(), ["load-1", "pd-1", "tidb-1", "tikv-1"]);
       const entries = readdirSync(w.ledger).map(
-        (f) => JSON.parse(readFileSync(join(w.ledger, f), "utf8")).kind,
+        (f) => JSON.parse(readFileSync(join(w.ledger, f), "utf8")).resource,
       );
       assert.deepEqual(entries.sort(), ["run", "stack"]);
       // what terminating the machines stops: the stand-in cluster and the plugin's process

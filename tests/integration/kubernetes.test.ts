@@ -709,7 +709,7 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
       process.kill(cluster.pid as number, "SIGKILL");
     } catch {}
     assert.ok(fakeCluster(clusterDir), "nothing destroyed the cluster: the runner died");
-    const kinds = readdirSync(ledger).map((f) => JSON.parse(readFileSync(join(ledger, f), "utf8")).kind);
+    const kinds = readdirSync(ledger).map((f) => JSON.parse(readFileSync(join(ledger, f), "utf8")).resource);
     assert.ok(kinds.includes("stack"), `the ledger records the stack: ${kinds.join(", ")}`);
     const reap = harnessRun(clusterDir, ["reap"], env);
     const { code } = await reap.done;
@@ -717,7 +717,9 @@ describe("provider kubernetes on a real API server", { timeout: 600_000 }, () =>
     assert.match(reap.stderr(), /reap: recovered stack tiperf-k8s-gke-kill-\S+/);
     assert.equal(fakeCluster(clusterDir), undefined, `the cluster is destroyed:\n${reap.stderr()}`);
     assert.ok(
-      !readdirSync(ledger).some((f) => JSON.parse(readFileSync(join(ledger, f), "utf8")).kind === "stack"),
+      !readdirSync(ledger).some(
+        (f) => JSON.parse(readFileSync(join(ledger, f), "utf8")).resource === "stack",
+      ),
       "the stack's ledger entry is gone",
     );
     // the namespace went with the cluster on GKE; here the "cluster" is the shared API server

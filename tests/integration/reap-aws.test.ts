@@ -40,7 +40,7 @@ import {
   ListRolesCommand,
   PutRolePolicyCommand,
 } from "@aws-sdk/client-iam";
-import { client, findTagged, KINDS } from "../../action/src/cloud/aws/found.ts";
+import { AWS_RESOURCES, client, findTagged } from "../../action/src/cloud/aws/found.ts";
 import { type AwsReapReport, reapAws } from "../../action/src/cloud/aws/leftovers.ts";
 import { generateRunKey } from "../../action/src/cloud/keys.ts";
 import { FakeGitHub } from "../helpers/github-server.ts";
@@ -306,7 +306,7 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
     });
     assert.deepEqual(report.failed, [], lines.join("\n"));
     const expected = made.expired as Record<string, string[]>;
-    const order = report.removed.map((f) => KINDS.indexOf(f.kind));
+    const order = report.removed.map((f) => AWS_RESOURCES.indexOf(f.resource));
     assert.deepEqual(
       order,
       [...order].sort((x, y) => x - y),
@@ -315,7 +315,7 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
     // the node group first (its Auto Scaling group would start any instance terminated under it
     // again), then its cluster, then the machines and the network
     assert.deepEqual(
-      report.removed.slice(0, 3).map((f) => [f.kind, f.id]),
+      report.removed.slice(0, 3).map((f) => [f.resource, f.id]),
       [
         ["eks-nodegroup", "tikv-expired"],
         ["eks-cluster", "tiperf-expired"],
@@ -323,7 +323,7 @@ describe("tiperf reap --cloud aws against moto's EC2 API", () => {
       ],
     );
     assert.deepEqual(
-      report.removed.slice(-2).map((f) => [f.kind, f.id]),
+      report.removed.slice(-2).map((f) => [f.resource, f.id]),
       [
         ["vpc", made.expired?.vpc?.[0]],
         ["iam-role", "node-role-expired"],

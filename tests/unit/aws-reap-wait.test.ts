@@ -3,8 +3,8 @@ import { describe, test } from "node:test";
 import { waitEksGone } from "../../action/src/cloud/aws/delete.ts";
 import type { Found } from "../../action/src/cloud/aws/found.ts";
 
-const found = (kind: Found["kind"], id: string, name?: string): Found => ({
-  kind,
+const found = (resource: Found["resource"], id: string, name?: string): Found => ({
+  resource,
   id,
   runId: "r1",
   expiresAt: "2026-01-01T00:00:00Z",

@@ -83,7 +83,7 @@ export async function startResult(
     runPlan.loaded.path = file;
   }
   // should this process be killed, `tiperf reap` marks the result interrupted
-  runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
+  runDir.forget = await record({ resource: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
     () => async () => {},
   );
   const result = await newResult(loaded, runId, plan.profile, warnings);

@@ -24,10 +24,10 @@ export function leftoversMarkdown(r: ReapReport): string {
     "| kind | id | tiperf:run-id | created | expired at |",
     "|---|---|---|---|---|",
     ...r.overdue.map(
-      (f) => `| ${f.kind} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`,
+      (f) => `| ${f.resource} | \`${f.id}\` | ${f.runId} | ${f.createdAt ?? "?"} | ${f.expiresAt} |`,
     ),
     "",
-    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.kind} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
+    `Removed this hour: ${r.removed.length}; could not remove: ${r.failed.length}${r.failed.length ? ` (${r.failed.map((f) => `${f.resource} ${f.id}: ${f.error}`).join("; ")})` : ""}.`,
     "",
     `To delete what has expired: \`tiperf reap --cloud ${r.cloud ?? "aws"} --region ${r.region}\` (add \`--dry-run\` to list only).`,
   ];

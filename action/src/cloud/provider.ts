@@ -88,7 +88,7 @@ export interface ReapReport {
 
 /** A tagged resource of some run, as the reaper sees it. */
 export interface Leftover {
-  kind: string;
+  resource: string;
   id: string;
   runId: string;
   expiresAt: string;

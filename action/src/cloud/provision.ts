@@ -133,7 +133,7 @@ export function stackRecord(o: {
 
 /** The stack in the ledger until it is destroyed; the returned function forgets it (a ledger that cannot be written loses nothing else). */
 export function recordStack(rec: StackRecord): Promise<() => Promise<void>> {
-  return record({ kind: "stack", what: `stack ${rec.name}`, path: rec.workDir, stack: rec }).catch(
+  return record({ resource: "stack", what: `stack ${rec.name}`, path: rec.workDir, stack: rec }).catch(
     () => async () => {},
   );
 }

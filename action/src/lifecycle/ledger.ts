@@ -12,8 +12,8 @@ import { inherited } from "../environment.ts";
  * (a target kind, a cloud, the result store) hands `sweep` the reaper of the kinds it records.
  */
 export interface LedgerEntry {
-  /** The kind of resource, as its owner names it (server, cgroup, playground, stack, run, …). */
-  kind: string;
+  /** The resource, as its owner names it (server, cgroup, playground, stack, run, …). */
+  resource: string;
   what: string;
   /** A process (signalled by its reaper only while its command line still names `path`). */
   pid?: number;
@@ -60,10 +60,10 @@ export const ledgerDir = (env: NodeJS.ProcessEnv = inherited()) =>
  * another run's entries keep it), so a run leaves no trace in the temp directory.
  */
 export async function record(
-  entry: { kind: string; what: string; path: string; pid?: number } & Record<string, unknown>,
+  entry: { resource: string; what: string; path: string; pid?: number } & Record<string, unknown>,
 ): Promise<() => Promise<void>> {
   const dir = ledgerDir();
-  const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
+  const file = join(dir, `${entry.resource}-${randomBytes(4).toString("hex")}.json`);
   const full: LedgerEntry = { ...entry, owner: process.pid, started_at: new Date().toISOString() };
   let made: string | undefined;
   // bounded: another run may remove the emptied folder between our mkdir and our write
@@ -114,7 +114,7 @@ export const alive = (pid: number) => {
 
 export interface ReapOptions {
   dir?: string;
-  /** The owners' reapers by entry kind; an entry of another kind is reported and left alone. */
+  /** The owners' reapers by entry resource; an entry of another resource is reported and left alone. */
   reapers: Record<string, Reaper>;
   /** Sweep only entries older than this (ms) or whose owner is gone; default: every entry. */
   maxAgeMs?: number;
@@ -141,7 +141,9 @@ async function entriesIn(dir: string, log: (line: string) => void): Promise<[str
   const entries: [string, LedgerEntry][] = [];
   for (const f of files) {
     try {
-      entries.push([join(dir, f), JSON.parse(await readFile(join(dir, f), "utf8")) as LedgerEntry]);
+      const e = JSON.parse(await readFile(join(dir, f), "utf8")) as LedgerEntry & { kind?: string };
+      // an older tiperf's entry names its resource `kind`
+      entries.push([join(dir, f), { ...e, resource: e.resource ?? e.kind }]);
     } catch {
       log(`reap: ${join(dir, f)} is not a ledger entry; left alone`);
     }
@@ -154,14 +156,14 @@ export async function reapEntries(opts: ReapOptions): Promise<ReapOutcome> {
   const dir = opts.dir ?? ledgerDir();
   const out: ReapOutcome = { reaped: [], kept: [] };
   if (!existsSync(dir)) return out;
-  const orderOf = (e: LedgerEntry) => opts.reapers[e.kind]?.order ?? Number.POSITIVE_INFINITY;
+  const orderOf = (e: LedgerEntry) => opts.reapers[e.resource]?.order ?? Number.POSITIVE_INFINITY;
   const entries = (await entriesIn(dir, opts.log)).sort(([, a], [, b]) => orderOf(a) - orderOf(b));
   for (const [file, e] of entries) {
     const age = Date.now() - Date.parse(e.started_at);
     const due = opts.maxAgeMs === undefined || !alive(e.owner) || age > opts.maxAgeMs;
-    const reaper = opts.reapers[e.kind];
+    const reaper = opts.reapers[e.resource];
     if (!due || !reaper) {
-      if (!reaper) opts.log(`reap: ${file}: no reaper for entries of kind ${e.kind}; left alone`);
+      if (!reaper) opts.log(`reap: ${file}: no reaper for entries of resource ${e.resource}; left alone`);
       out.kept.push(e);
       continue;
     }

@@ -169,7 +169,7 @@ export interface CpuProfile {
   component: string;
   address: string;
   /** cpu (absent: cpu); alloc: a Go server's bytes allocated; stmts: a counting build's statements (code-profile.ts). */
-  kind?: "cpu" | "alloc" | "stmts";
+  measures?: "cpu" | "alloc" | "stmts";
   file?: string;
   error?: string;
 }

@@ -26,14 +26,14 @@ import {
   DescribeNodegroupCommand,
   type EKSClient,
 } from "@aws-sdk/client-eks";
-import { type AwsReapOptions, type Clients, type Found, KINDS, type Log } from "./found.ts";
+import { AWS_RESOURCES, type AwsReapOptions, type Clients, type Found, type Log } from "./found.ts";
 import { deleteRole } from "./iam.ts";
 
 /** AWS's "already gone" answers (InvalidInstanceID.NotFound, InvalidVpcID.NotFound, IAM's NoSuchEntity, …): deleting twice is not an error. */
 export const GONE = /NotFound|NoSuchEntity/;
 
 export async function deleteOne({ ec2, eks, iam }: Clients, f: Found): Promise<void> {
-  switch (f.kind) {
+  switch (f.resource) {
     case "iam-role":
       await deleteRole(iam, f.id);
       return;
@@ -118,7 +118,7 @@ export async function waitEksGone(
 ): Promise<void> {
   const deadline = Date.now() + waitMs;
   const describe = (f: Found): Promise<unknown> =>
-    f.kind === "eks-nodegroup"
+    f.resource === "eks-nodegroup"
       ? eks.send(new DescribeNodegroupCommand({ clusterName: f.name, nodegroupName: f.id }))
       : eks.send(new DescribeClusterCommand({ name: f.id }));
   let left = gone;
@@ -130,7 +130,7 @@ export async function waitEksGone(
         (e: Error) => {
           if (!GONE.test(e.name))
             log(
-              `reap: cannot tell whether ${f.kind} ${f.id} is gone (${e.name}: ${e.message}); not waiting for it`,
+              `reap: cannot tell whether ${f.resource} ${f.id} is gone (${e.name}: ${e.message}); not waiting for it`,
             );
         },
       );
@@ -138,7 +138,7 @@ export async function waitEksGone(
     if (left.length === 0) return;
     if (Date.now() > deadline) {
       log(
-        `reap: ${left.map((f) => `${f.kind} ${f.id}`).join(", ")} still being deleted after ${Math.round(waitMs / 1000)}s; deleting the rest may fail until they are gone`,
+        `reap: ${left.map((f) => `${f.resource} ${f.id}`).join(", ")} still being deleted after ${Math.round(waitMs / 1000)}s; deleting the rest may fail until they are gone`,
       );
       return;
     }
@@ -146,8 +146,9 @@ export async function waitEksGone(
   }
 }
 
-/** Resources in deletion order: kind by kind as KINDS lists them. */
-export const inOrder = (found: Found[]) => KINDS.flatMap((kind) => found.filter((f) => f.kind === kind));
+/** Resources in deletion order: resource by resource as AWS_RESOURCES lists them. */
+export const inOrder = (found: Found[]) =>
+  AWS_RESOURCES.flatMap((resource) => found.filter((f) => f.resource === resource));
 
 /** Deletes in dependency order, telling `done` each outcome; instances end (bounded wait) before what they use. */
 export async function deleteInOrder(
@@ -156,9 +157,9 @@ export async function deleteInOrder(
   o: Pick<AwsReapOptions, "waitMs" | "log">,
   done: (f: Found, error?: string) => void,
 ): Promise<void> {
-  for (const kind of KINDS) {
+  for (const resource of AWS_RESOURCES) {
     const deleted: Found[] = [];
-    for (const f of found.filter((x) => x.kind === kind)) {
+    for (const f of found.filter((x) => x.resource === resource)) {
       try {
         await deleteOne(clients, f);
         deleted.push(f);
@@ -170,14 +171,14 @@ export async function deleteInOrder(
     }
     if (!deleted.length) continue;
     const waitMs = o.waitMs ?? 600_000;
-    if (kind === "instance")
+    if (resource === "instance")
       await waitTerminated(
         clients.ec2,
         deleted.map((f) => f.id),
         waitMs,
         o.log,
       );
-    if (kind === "eks-nodegroup" || kind === "eks-cluster")
+    if (resource === "eks-nodegroup" || resource === "eks-cluster")
       await waitEksGone(clients.eks, deleted, waitMs, o.log);
   }
 }

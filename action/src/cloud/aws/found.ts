@@ -1,4 +1,4 @@
-// What tiperf left in an AWS region: everything tagged tiperf:run-id, each with its kind (in the
+// What tiperf left in an AWS region: everything tagged tiperf:run-id, each with its resource type (in the
 // order deleting them takes), its run, expiry and whether it is overdue; and the region's API clients.
 
 import {
@@ -25,7 +25,7 @@ import { IAMClient } from "@aws-sdk/client-iam";
 import { TAG, tagValue } from "../tags.ts";
 import { findRoles } from "./iam.ts";
 
-export type Kind =
+export type AwsResource =
   | "eks-nodegroup"
   | "eks-cluster"
   | "instance"
@@ -40,7 +40,7 @@ export type Kind =
   | "iam-role";
 
 /** Deletion order: nothing is deleted before what depends on it. */
-export const KINDS: Kind[] = [
+export const AWS_RESOURCES: AwsResource[] = [
   "eks-nodegroup",
   "eks-cluster",
   "instance",
@@ -56,7 +56,7 @@ export const KINDS: Kind[] = [
 ];
 
 export interface Found {
-  kind: Kind;
+  resource: AwsResource;
   id: string;
   runId: string;
   expiresAt: string;
@@ -105,7 +105,7 @@ export function client(o: Pick<AwsReapOptions, "region" | "endpoint">): Clients 
 /** EKS clusters and their node groups tagged tiperf:run-id (EKS answers tags as a map). */
 export async function findEks(
   eks: EKSClient,
-  add: (kind: Kind, id: string, tags: Tag[], created?: Date, name?: string) => void,
+  add: (resource: AwsResource, id: string, tags: Tag[], created?: Date, name?: string) => void,
 ) {
   const asTags = (m: Record<string, string> | undefined): Tag[] =>
     Object.entries(m ?? {}).map(([Key, Value]) => ({ Key, Value }));
@@ -133,7 +133,7 @@ export async function findTagged(clients: Clients, now: Date, log?: Log): Promis
   const { ec2 } = clients;
   const found: Found[] = [];
   const add = (
-    kind: Kind,
+    resource: AwsResource,
     id: string | undefined,
     tags: Tag[] | undefined,
     created?: Date,
@@ -148,7 +148,7 @@ export async function findTagged(clients: Clients, now: Date, log?: Log): Promis
     const ttl = created && Number.isFinite(expiry) ? expiry - created.getTime() : undefined;
     const overdue = ttl !== undefined && ttl > 0 && now.getTime() > expiry + ttl;
     found.push({
-      kind,
+      resource,
       id,
       runId,
       expiresAt,

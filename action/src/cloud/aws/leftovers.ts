@@ -32,7 +32,7 @@ export async function reapAws(o: AwsReapOptions): Promise<AwsReapReport> {
     failed: [],
     overdue: found.filter((f) => f.overdue),
   };
-  const line = (f: Found) => `${f.kind} ${f.id} (tiperf:run-id ${f.runId}, expired ${f.expiresAt})`;
+  const line = (f: Found) => `${f.resource} ${f.id} (tiperf:run-id ${f.runId}, expired ${f.expiresAt})`;
   if (o.dryRun)
     for (const f of inOrder(expired)) {
       o.log(`reap: would remove ${line(f)}`);
@@ -65,8 +65,8 @@ export async function removeRunByTag(
   try {
     const mine = (await findTagged(clients, new Date(), o.log)).filter((f) => f.runId === o.runId);
     await deleteInOrder(clients, mine, o, (f, error) => {
-      if (error === undefined || GONE.test(error)) gone.push(`${f.kind} ${f.id}`);
-      else o.log(`cloud: sweep: could not remove ${f.kind} ${f.id}: ${error}`);
+      if (error === undefined || GONE.test(error)) gone.push(`${f.resource} ${f.id}`);
+      else o.log(`cloud: sweep: could not remove ${f.resource} ${f.id}: ${error}`);
     });
   } finally {
     clients.destroy();

@@ -89,7 +89,7 @@ export async function profileRegressions(o: {
               : {}),
           ...(top ? { top } : {}),
           ...(main ? { measured: { [main[0]]: main[1].value } } : {}),
-          ...(p.kind && p.kind !== "cpu" ? { kind: p.kind } : {}),
+          ...(p.measures && p.measures !== "cpu" ? { kind: p.measures } : {}),
           ...(ops ? { ops } : {}),
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);

@@ -87,7 +87,7 @@ async function createRunDatabase(x: Opening): Promise<() => Promise<void>> {
     );
   await sql(planned(placeKey("create", p)));
   const forget = await record({
-    kind: ENDPOINT_DATABASE,
+    resource: ENDPOINT_DATABASE,
     what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
     path: `${ep.host}:${ep.port}/${p.database}`,
     protocol: server.protocol,

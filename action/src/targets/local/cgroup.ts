@@ -117,7 +117,7 @@ export async function applyResources(
 ): Promise<{ dir: string; remove: () => Promise<void> }> {
   const flavor = await cpuFlavor();
   const dir = join(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
-  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
+  const forget = await record({ resource: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir(dir, { recursive: true });
     await writeQuota(flavor, dir, quota);

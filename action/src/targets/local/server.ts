@@ -100,7 +100,7 @@ export function lifecycle(opts: {
   let died = diedOf(server);
   const recordOf = (s: ServerProcess) =>
     record({
-      kind: "server",
+      resource: "server",
       what: opts.what,
       pid: s.pid,
       path: opts.workDir,

@@ -82,7 +82,7 @@ export async function codeProfile(
     const t = performance.now();
     return { t, fns: await counting.functions() };
   };
-  const profile = { component: "tidb-server", address: o.address, kind: "stmts" as const };
+  const profile = { component: "tidb-server", address: o.address, measures: "stmts" as const };
   try {
     const a = await at();
     await sleep(o.seconds * 1000);

@@ -45,13 +45,13 @@ export async function cpuProfiles(
       const data = await at.getBytes(url, seconds + 30);
       if (data.length === 0) throw new Error("an empty answer");
       await writeFile(file, data);
-      return { component, address, file, ...(kind === "alloc" ? { kind } : {}) };
+      return { component, address, file, ...(kind === "alloc" ? { measures: kind } : {}) };
     } catch (e) {
       const via = at.via();
       return {
         component,
         address,
-        ...(kind === "alloc" ? { kind } : {}),
+        ...(kind === "alloc" ? { measures: kind } : {}),
         error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${(e as Error).message}`,
       };
     }

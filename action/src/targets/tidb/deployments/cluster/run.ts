@@ -173,7 +173,7 @@ async function deployCluster(ctx: RunContext, d: ClusterDeployment, signal: Abor
   const ephemeral = Boolean(ctx.machines);
   const forget = ephemeral
     ? async () => {}
-    : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {});
+    : await record({ resource: "cluster", what: d.name, path: d.name }).catch(() => async () => {});
   let destroyed: Promise<void> | undefined;
   const stop = () => {
     destroyed ??= (async () => {

@@ -28,7 +28,7 @@ export const playgroundRuntime: FormRuntime<PlaygroundDeployment> = {
     const dataDir = join(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
-      kind: "playground",
+      resource: "playground",
       what: `tiup playground --tag ${d.name}`,
       pid: server.pid,
       path: dataDir,

@@ -24,7 +24,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 import {
   durationSchema,
   external_exports,
@@ -7962,7 +7962,7 @@ async function createRunDatabase(x) {
     );
   await sql(planned(placeKey("create", p)));
   const forget = await record({
-    kind: ENDPOINT_DATABASE,
+    resource: ENDPOINT_DATABASE,
     what: `database ${p.database} on ${ep.host}:${ep.port} (${p.profile.name})`,
     path: `${ep.host}:${ep.port}/${p.database}`,
     protocol: server.protocol,
@@ -8275,7 +8275,7 @@ function cpuCgroupOf(flavor, text) {
 async function applyResources(pid, quota, name) {
   const flavor = await cpuFlavor();
   const dir = join2(flavor.dir, `${cgroupPrefix()}${name}-${pid}`);
-  const forget = await record({ kind: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
+  const forget = await record({ resource: "cgroup", what: `cgroup of ${name} ${pid}`, path: dir });
   try {
     await mkdir2(dir, { recursive: true });
     await writeQuota(flavor, dir, quota);
@@ -9049,7 +9049,7 @@ function lifecycle(opts) {
   );
   let died = diedOf(server);
   const recordOf = (s) => record({
-    kind: "server",
+    resource: "server",
     what: opts.what,
     pid: s.pid,
     path: opts.workDir,
@@ -11426,7 +11426,7 @@ async function deployCluster(ctx, d, signal) {
   const setup = ctx.plan.variants.find((v) => v.deployment === d.index);
   const ephemeral = Boolean(ctx.machines);
   const forget = ephemeral ? async () => {
-  } : await record({ kind: "cluster", what: d.name, path: d.name }).catch(() => async () => {
+  } : await record({ resource: "cluster", what: d.name, path: d.name }).catch(() => async () => {
   });
   let destroyed;
   const stop = () => {
@@ -14049,7 +14049,7 @@ var playgroundRuntime = {
     const dataDir = join17(tiupHome(), "data", d.name);
     const server = startServerProcess(tiupProgram(), argv.slice(1), { logFile });
     const forget = await record({
-      kind: "playground",
+      resource: "playground",
       what: `tiup playground --tag ${d.name}`,
       pid: server.pid,
       path: dataDir,
@@ -15864,7 +15864,7 @@ async function codeProfile(counting, o) {
     const t = performance.now();
     return { t, fns: await counting.functions() };
   };
-  const profile = { component: "tidb-server", address: o.address, kind: "stmts" };
+  const profile = { component: "tidb-server", address: o.address, measures: "stmts" };
   try {
     const a = await at2();
     await sleep(o.seconds * 1e3);
@@ -15896,13 +15896,13 @@ async function cpuProfiles(at2, r, seconds, dir, prefix) {
       const data = await at2.getBytes(url, seconds + 30);
       if (data.length === 0) throw new Error("an empty answer");
       await writeFile6(file, data);
-      return { component, address, file, ...kind === "alloc" ? { kind } : {} };
+      return { component, address, file, ...kind === "alloc" ? { measures: kind } : {} };
     } catch (e) {
       const via = at2.via();
       return {
         component,
         address,
-        ...kind === "alloc" ? { kind } : {},
+        ...kind === "alloc" ? { measures: kind } : {},
         error: `GET ${url}${via ? ` (from ${via.host})` : ""}: ${e.message}`
       };
     }

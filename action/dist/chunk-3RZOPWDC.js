@@ -42,7 +42,7 @@ function useLedger(dir) {
 var ledgerDir = (env = inherited()) => chosenLedger ?? (env.TIPERF_LEDGER || defaultLedger());
 async function record(entry) {
   const dir = ledgerDir();
-  const file = join(dir, `${entry.kind}-${randomBytes(4).toString("hex")}.json`);
+  const file = join(dir, `${entry.resource}-${randomBytes(4).toString("hex")}.json`);
   const full = { ...entry, owner: process.pid, started_at: (/* @__PURE__ */ new Date()).toISOString() };
   let made;
   for (let attempt = 0; ; attempt++) {
@@ -97,7 +97,8 @@ async function entriesIn(dir, log) {
   const entries = [];
   for (const f of files) {
     try {
-      entries.push([join(dir, f), JSON.parse(await readFile(join(dir, f), "utf8"))]);
+      const e = JSON.parse(await readFile(join(dir, f), "utf8"));
+      entries.push([join(dir, f), { ...e, resource: e.resource ?? e.kind }]);
     } catch {
       log(`reap: ${join(dir, f)} is not a ledger entry; left alone`);
     }
@@ -108,14 +109,14 @@ async function reapEntries(opts) {
   const dir = opts.dir ?? ledgerDir();
   const out = { reaped: [], kept: [] };
   if (!existsSync(dir)) return out;
-  const orderOf = (e) => opts.reapers[e.kind]?.order ?? Number.POSITIVE_INFINITY;
+  const orderOf = (e) => opts.reapers[e.resource]?.order ?? Number.POSITIVE_INFINITY;
   const entries = (await entriesIn(dir, opts.log)).sort(([, a], [, b]) => orderOf(a) - orderOf(b));
   for (const [file, e] of entries) {
     const age = Date.now() - Date.parse(e.started_at);
     const due = opts.maxAgeMs === void 0 || !alive(e.owner) || age > opts.maxAgeMs;
-    const reaper = opts.reapers[e.kind];
+    const reaper = opts.reapers[e.resource];
     if (!due || !reaper) {
-      if (!reaper) opts.log(`reap: ${file}: no reaper for entries of kind ${e.kind}; left alone`);
+      if (!reaper) opts.log(`reap: ${file}: no reaper for entries of resource ${e.resource}; left alone`);
       out.kept.push(e);
       continue;
     }
@@ -685,7 +686,7 @@ var AWS_EKS = {
     });
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./chunk-34KNHQIO.js");
+    const { removeRunByTag } = await import("./chunk-7SBRMCB5.js");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   env: (settings) => ({ AWS_REGION: settings.region })
@@ -756,11 +757,11 @@ var AWS_CLOUD = {
     return awsClusterProgram(programArgs(o));
   },
   async removeByTag(settings, runId, log) {
-    const { removeRunByTag } = await import("./chunk-34KNHQIO.js");
+    const { removeRunByTag } = await import("./chunk-7SBRMCB5.js");
     return removeRunByTag({ region: settings.region, runId, log });
   },
   async reap(o) {
-    const { reapAws } = await import("./chunk-34KNHQIO.js");
+    const { reapAws } = await import("./chunk-7SBRMCB5.js");
     return reapAws(o);
   },
   env: (settings) => ({ AWS_REGION: settings.region }),
@@ -1315,7 +1316,7 @@ function stackRecord(o) {
   };
 }
 function recordStack(rec) {
-  return record({ kind: "stack", what: `stack ${rec.name}`, path: rec.workDir, stack: rec }).catch(
+  return record({ resource: "stack", what: `stack ${rec.name}`, path: rec.workDir, stack: rec }).catch(
     () => async () => {
     }
   );

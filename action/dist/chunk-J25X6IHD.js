@@ -6,17 +6,17 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-USABYQW4.js";
+} from "./chunk-UL4PAJYV.js";
 import {
   reapEntries
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 
 // action/src/cloud/reapers.ts
 var stackReaper = {
   order: 1,
   describe: (e) => `recover ${e.what} (destroy, tag sweep, remove)`,
   async reap(e, log) {
-    const { recoverRecorded } = await import("./chunk-HARBB2DT.js");
+    const { recoverRecorded } = await import("./chunk-XI5N5UZW.js");
     await recoverRecorded(e, log);
     log(`reap: recovered ${e.what}`);
   }

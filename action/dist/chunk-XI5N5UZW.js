@@ -14,7 +14,7 @@ import {
   stackOptions,
   stackRecord,
   tagsNow
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 import "./chunk-WCKSSEMK.js";
 import "./chunk-KJWZ2OYQ.js";
 import "./chunk-3EADY6QU.js";

@@ -65,11 +65,11 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-USABYQW4.js";
+} from "./chunk-UL4PAJYV.js";
 import {
   record,
   sshArgs
-} from "./chunk-SN74US5D.js";
+} from "./chunk-3RZOPWDC.js";
 import {
   durationSchema,
   external_exports,
@@ -68217,7 +68217,7 @@ ${loaded.composed}`);
     loaded.path = file;
     runPlan.loaded.path = file;
   }
-  runDir.forget = await record({ kind: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
+  runDir.forget = await record({ resource: "run", what: `run ${runId}`, path: runDir.resultPath }).catch(
     () => async () => {
     }
   );
@@ -68713,7 +68713,7 @@ async function profileRegressions(o) {
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
           ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {},
-          ...p.kind && p.kind !== "cpu" ? { kind: p.kind } : {},
+          ...p.measures && p.measures !== "cpu" ? { kind: p.measures } : {},
           ...ops2 ? { ops: ops2 } : {}
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
