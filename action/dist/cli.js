@@ -3,7 +3,6 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  COMPOSE_FIELDS,
   CellJudgementSchema,
   DEFAULT_DEADLINES,
   DEFAULT_TOLERANCE,
@@ -17,13 +16,16 @@ import {
   ciText,
   commentMarkdown,
   compareOverrides,
+  compareRequest,
   compareSpec,
   composedSpec,
-  compositionIssues,
-  confirmationSpec,
   driverNames,
   driverOf,
   esc,
+  execCompare,
+  execRun,
+  exitCodeOf,
+  flagDoor,
   githubClient,
   isLatency,
   judgeStored,
@@ -51,21 +53,20 @@ import {
   renderCharts,
   requestFailure,
   rng,
-  runAgainstBaseline,
-  runSpec,
+  runRequest,
   specAtRef,
+  specFrom,
   stddev,
   untilDeadline,
   upsertIssue,
   verdictHtml,
-  waveFor,
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-JI64A2VY.js";
+} from "./chunk-H3OIS7MN.js";
 import {
   reapLedger
-} from "./chunk-J25X6IHD.js";
+} from "./chunk-HPYU6HJ2.js";
 import {
   EXPIRES,
   KubeClient,
@@ -83,7 +84,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-UL4PAJYV.js";
+} from "./chunk-LV3FASLY.js";
 import {
   CLOUDS,
   Interrupted,
@@ -150,32 +151,6 @@ function required(command, name, value) {
   if (typeof value !== "string" || value === "")
     throw new InputError(`tiperf ${command}: --${name} is required`);
   return value;
-}
-function specSource(command, values) {
-  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
-  const issues = compositionIssues(
-    Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, str(f)])),
-    (fields, joiner) => fields.map((f) => `--${f}`).join(joiner)
-  );
-  if (issues.length) throw new InputError(issues.map((i) => `tiperf ${command}: ${i}`).join("\n"));
-  const profile2 = str("profile");
-  return prepareSpec({
-    spec: required(command, "spec", values.spec),
-    baseRef: str("base-ref"),
-    headRef: str("head-ref"),
-    baseConfig: str("base-config"),
-    headConfig: str("head-config"),
-    baseVersion: str("base-version"),
-    headVersion: str("head-version"),
-    baseBinpath: str("base-binpath"),
-    headBinpath: str("head-binpath"),
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-    toleranceFrom: "--tolerance",
-    compare: compareOverrides(
-      (k) => str(k),
-      (k) => `--${k}`
-    )
-  }).then((loaded) => profile2 ? { ...loaded, profile: profile2 } : loaded);
 }
 async function writeJson(file, value) {
   if (file) await writeAtomic(file, `${JSON.stringify(value, null, 2)}
@@ -2524,30 +2499,9 @@ async function cmdCompare(args, signal) {
   const { values, positionals } = flags("compare", args, parseOptions("compare"));
   if (positionals.length > 0)
     throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const seed = values.seed === void 0 ? void 0 : Number(values.seed);
-  if (seed !== void 0 && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
-    throw new InputError(
-      `tiperf compare: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`
-    );
-  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
-  if (values["look-of"] && values.confirms)
-    throw new InputError(
-      "tiperf compare: --look-of and --confirms: give one (a further look, or a confirmation)"
-    );
-  const given = await specSource("compare", values);
-  const look = values["look-of"] ? await waveFor(values["look-of"], "--look-of", { spec: given, shard }) : void 0;
-  const loaded = values.confirms ? await confirmationSpec(given, await readFirstVerdict(values.confirms, "--confirms")) : given;
-  if (values.json) await checkOutFile(values.json, "--json");
-  const outcome = await compareSpec(loaded, {
-    outDir: values.out ?? "results",
-    log,
-    signal,
-    seed,
-    ...shard ? { shard } : {},
-    ...look ? { look } : {},
-    ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {}
-  });
-  await writeJson(values.json, outcome.verdict);
+  const request = await compareRequest(flagDoor("compare", values), { out: "results" });
+  const outcome = await execCompare(request, { log, signal });
+  await writeJson(request.json, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}
 `);
@@ -2585,7 +2539,7 @@ async function cmdDiff(args) {
   );
   await writeJson(values.json, verdict);
   process.stdout.write(commentMarkdown(verdict));
-  return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
+  return exitCodeOf(verdict);
 }
 
 // action/src/report/gab.ts
@@ -3096,7 +3050,7 @@ async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
+  const loaded = await withSourceBuilds(await specFrom(flagDoor("plan", values)), { log, dryRun: true });
   const runId = values["run-id"];
   if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
     throw new InputError(
@@ -3376,29 +3330,19 @@ async function cmdRun(args, signal) {
   const { values, positionals } = flags("run", args, parseOptions("run"));
   if (positionals.length > 0)
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await specSource("run", values);
-  const shard = values.shard === void 0 ? void 0 : parseShard(values.shard);
-  if (shard && typeof values.baseline === "string")
-    throw new InputError(
-      "tiperf run: --shard runs a share of the matrix, which a baseline cannot judge alone: run each shard without --baseline, then tiperf merge --baseline RESULT PART..."
-    );
-  const runOpts = { outDir: values.out ?? "results", log, signal };
-  if (typeof values.baseline === "string") {
-    if (values.json) await checkOutFile(values.json, "--json");
-    const checked = await runAgainstBaseline(loaded, values.baseline, runOpts);
-    await writeJson(values.json, checked.verdict);
-    log(`verdict: ${checked.verdict.verdict}; report: ${checked.htmlPath}`);
-    process.stdout.write(`${checked.verdict.verdict}
+  const request = await runRequest(flagDoor("run", values), { out: "results" });
+  const done = await execRun(request, { log, signal });
+  if (done.verdict) {
+    await writeJson(request.json, done.verdict);
+    log(`verdict: ${done.verdict.verdict}; report: ${done.reportPath}`);
+    process.stdout.write(`${done.verdict.verdict}
 `);
-    return checked.exitCode;
+  } else {
+    log(`report: ${done.reportPath}`);
+    process.stdout.write(`${done.reportPath}
+`);
   }
-  if (values.json)
-    throw new InputError("tiperf run: --json is the verdict of --baseline; give --baseline RESULT too");
-  const outcome = await runSpec(loaded, { ...runOpts, ...shard ? { shard } : {} });
-  log(`report: ${outcome.runDir.reportPath}`);
-  process.stdout.write(`${outcome.runDir.reportPath}
-`);
-  return outcome.exitCode;
+  return done.exitCode;
 }
 
 // action/src/cli.ts

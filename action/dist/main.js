@@ -3,26 +3,26 @@ import { createRequire as __cr } from 'node:module'; const require = __cr(import
 import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } from 'node:path';
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
-  COMPOSE_FIELDS,
+  Refusals,
   VerdictSchema,
-  camelOf,
-  compareOverrides,
-  compareSpec,
-  compositionIssues,
-  confirmationSpec,
+  compareRequest,
+  execCompare,
+  execRun,
+  exitCodeOf,
+  fileOption,
+  inputDoor,
   mergeEither,
   parseLogin,
   parsePr,
   parseRepo,
   parseShard,
-  parseTolerance,
-  prepareSpec,
   publishVerdict,
   readFirstVerdict,
-  runAgainstBaseline,
-  runSpec,
-  waveFor
-} from "./chunk-JI64A2VY.js";
+  refOption,
+  runRequest,
+  specFrom,
+  specWords
+} from "./chunk-H3OIS7MN.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-UL4PAJYV.js";
+} from "./chunk-LV3FASLY.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -63,27 +63,10 @@ import { basename, dirname, join, sep } from "node:path";
 import { existsSync, readFileSync, statSync } from "node:fs";
 var MODES = ["compare", "run", "diff", "publish", "merge"];
 var FAIL_ON = ["regression", "inconclusive", "never"];
-var GIT_REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@^~+-]{1,200}$/;
 function oneOf(name, value, allowed) {
   if (!allowed.includes(value))
     throw new InputError(
       `'${name}' input must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`
-    );
-  return value;
-}
-function file(name, value) {
-  if (value === "") return void 0;
-  if (value.startsWith("-") || value.includes("\0"))
-    throw new InputError(`'${name}' input must be a file path (got ${JSON.stringify(value)})`);
-  if (!existsSync(value) || !statSync(value).isFile())
-    throw new InputError(`'${name}' input: no file at ${value} (paths are relative to the workspace)`);
-  return value;
-}
-function ref(name, value) {
-  if (value === "") return void 0;
-  if (!GIT_REF.test(value))
-    throw new InputError(
-      `'${name}' input must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value)})`
     );
   return value;
 }
@@ -97,15 +80,9 @@ function eventPr(event2) {
   const n = e?.pull_request?.number ?? void 0;
   return typeof n === "number" ? n : void 0;
 }
-function version(name, value) {
-  if (!value) return void 0;
-  if (!/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/.test(value))
-    throw new InputError(`'${name}' input must be a TiDB version like v8.5.0 or nightly (got ${value})`);
-  return value;
-}
 function publishInputs(get, mode) {
   const json = get("verdict-json");
-  const path = file("verdict-file", get("verdict-file"));
+  const path = fileOption(inputDoor(mode, get), "verdict-file");
   const sha = get("head-sha");
   if (mode !== "publish") {
     const given = ["verdict-json", "verdict-file", "head-sha"].filter((k) => get(k));
@@ -129,101 +106,84 @@ function publishInputs(get, mode) {
 }
 function readInputs(get, env, event2) {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
+  const d = inputDoor(mode, get);
+  const r = new Refusals();
+  const runs = mode !== "publish" && mode !== "merge";
+  const words = runs ? specWords(d, r) : void 0;
   const inputs = {
     mode,
-    spec: mode === "publish" || mode === "merge" ? void 0 : file("spec", get("spec")),
-    baseRef: ref("base-ref", get("base-ref")),
-    headRef: ref("head-ref", get("head-ref")),
-    baseConfig: file("base-config", get("base-config")),
-    headConfig: file("head-config", get("head-config")),
-    baseVersion: version("base-version", get("base-version")),
-    headVersion: version("head-version", get("head-version")),
-    baseBinpath: file("base-binpath", get("base-binpath")),
-    headBinpath: file("head-binpath", get("head-binpath")),
-    baseline: mode === "diff" || mode === "merge" ? file("baseline", get("baseline")) : void 0,
-    profile: file("profile", get("profile")),
-    tolerance: parseTolerance(get("tolerance")),
-    compare: compareOverrides(
-      (k) => get(k) || void 0,
-      (k) => `'${k}' input`
-    ),
-    failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
+    spec: words?.spec,
+    baseRef: words ? words.baseRef : r.check(() => refOption(d, "base-ref")),
+    headRef: words ? words.headRef : r.check(() => refOption(d, "head-ref")),
+    baseConfig: words?.baseConfig,
+    headConfig: words?.headConfig,
+    baseVersion: words?.baseVersion,
+    headVersion: words?.headVersion,
+    baseBinpath: words?.baseBinpath,
+    headBinpath: words?.headBinpath,
+    baseline: mode === "diff" || mode === "merge" ? r.check(() => fileOption(d, "baseline")) : void 0,
+    profile: words?.profile,
+    tolerance: words?.tolerance ?? {},
+    compare: words?.compare ?? {},
+    failOn: r.check(() => oneOf("fail-on", get("fail-on") || "regression", FAIL_ON)) ?? "regression",
     token: get("github-token"),
-    comment: bool("comment", get("comment")),
-    setup: bool("setup", get("setup")),
+    comment: r.check(() => bool("comment", get("comment"))) ?? true,
+    setup: r.check(() => bool("setup", get("setup"))) ?? true,
     matrix: get("matrix") || void 0,
     out: get("out") || "tiperf-results",
-    confirmWithShards: get("confirm-with-shards") !== "" && bool("confirm-with-shards", get("confirm-with-shards")),
-    ...publishInputs(get, mode)
+    confirmWithShards: get("confirm-with-shards") !== "" && (r.check(() => bool("confirm-with-shards", get("confirm-with-shards"))) ?? false),
+    ...r.check(() => publishInputs(get, mode))
   };
-  if (get("shard")) {
-    if (mode !== "compare" && mode !== "run")
-      throw new InputError(`'shard' input is for modes compare and run (got mode ${mode})`);
-    inputs.shard = parseShard(get("shard"), "'shard' input");
-  }
-  if (get("accepted-by")) {
-    if (mode !== "compare" && mode !== "merge")
-      throw new InputError(`'accepted-by' input is for modes compare and merge (got mode ${mode})`);
-    inputs.acceptedBy = parseLogin(get("accepted-by"), "'accepted-by' input");
-  }
-  if (get("confirms")) {
-    if (mode !== "compare" && mode !== "merge")
-      throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
-    inputs.confirms = file("confirms", get("confirms"));
-  }
-  Object.assign(inputs, waveInputs(get, mode));
-  if (inputs.confirmWithShards && mode !== "merge")
-    throw new InputError(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
-  if (mode === "merge") {
-    const parts = get("parts");
-    if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
-      throw new InputError(
-        `'parts' input is required in mode merge: the directory the shards' results were downloaded into (got ${JSON.stringify(parts)})`
-      );
-    inputs.parts = parts;
-  }
-  if (mode !== "publish" && mode !== "merge" && !inputs.spec)
-    throw new InputError(`'spec' input is required in mode ${mode}`);
-  if (mode === "diff" && !inputs.baseline)
-    throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
-  const issues = compositionIssues(
-    Object.fromEntries(
-      COMPOSE_FIELDS.map((f) => [f, inputs[camelOf(f)]])
-    ),
-    (fields, joiner) => `${fields.map((f) => `'${f}'`).join(joiner)} input${fields.length > 1 ? "s" : ""}`
-  );
-  if (issues.length) throw new InputError(issues.join("\n"));
+  modeInputs(d, mode, inputs, r);
+  if (mode === "diff" && !inputs.baseline && !get("baseline"))
+    r.refuse("'baseline' input is required in mode diff (a stored result under baselines/)");
   const repo = get("repository") || env.GITHUB_REPOSITORY || "";
-  if (repo) inputs.repo = parseRepo(repo, "'repository' input");
+  if (repo) inputs.repo = r.check(() => parseRepo(repo, "'repository' input"));
   const pr = get("pr");
-  inputs.pr = pr ? parsePr(pr, "'pr' input") : eventPr(event2);
+  inputs.pr = pr ? r.check(() => parsePr(pr, "'pr' input")) : eventPr(event2);
+  r.done();
   return inputs;
 }
-function waveInputs(get, mode) {
-  const out = {};
-  if (get("look-of")) {
-    if (mode !== "compare") throw new InputError(`'look-of' input is for mode compare (got mode ${mode})`);
-    out.lookOf = file("look-of", get("look-of"));
-  }
-  if (get("max-looks")) {
-    const n = Number(get("max-looks"));
-    if (mode !== "merge") throw new InputError(`'max-looks' input is for mode merge (got mode ${mode})`);
+function modeInputs(d, mode, inputs, r) {
+  const only = (name, modes) => {
+    if (!d.get(name)) return false;
+    if (modes.includes(mode)) return true;
+    r.refuse(
+      `'${name}' input is for mode${modes.length > 1 ? "s" : ""} ${modes.join(" and ")} (got mode ${mode})`
+    );
+    return false;
+  };
+  if (only("shard", ["compare", "run"]))
+    inputs.shard = r.check(() => parseShard(d.get("shard") ?? "", d.say("shard")));
+  if (only("accepted-by", ["compare", "merge"]))
+    inputs.acceptedBy = r.check(() => parseLogin(d.get("accepted-by") ?? "", d.say("accepted-by")));
+  if (only("confirms", ["compare", "merge"])) inputs.confirms = r.check(() => fileOption(d, "confirms"));
+  if (only("look-of", ["compare"])) inputs.lookOf = r.check(() => fileOption(d, "look-of"));
+  if (only("max-looks", ["merge"])) {
+    const n = Number(d.get("max-looks"));
     if (!(Number.isInteger(n) && n >= 1 && n <= 6))
-      throw new InputError(
-        `'max-looks' input must be a whole number of looks from 1 to 6 (got ${get("max-looks")})`
-      );
-    out.maxLooks = n;
+      r.refuse(`'max-looks' input must be a whole number of looks from 1 to 6 (got ${d.get("max-looks")})`);
+    else inputs.maxLooks = n;
   }
-  return out;
+  if (inputs.confirmWithShards && mode !== "merge")
+    r.refuse(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
+  if (mode === "merge") {
+    const parts = d.get("parts");
+    if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
+      r.refuse(
+        `'parts' input is required in mode merge: the directory the shards' results were downloaded into (got ${JSON.stringify(parts ?? "")})`
+      );
+    else inputs.parts = parts;
+  }
 }
 
 // action/src/action/steps.ts
 var log = (line) => line.startsWith("warning: ") ? warning(line.slice("warning: ".length)) : info(line);
 function event() {
-  const file2 = setting("GITHUB_EVENT_PATH");
-  if (!file2) return void 0;
+  const file = setting("GITHUB_EVENT_PATH");
+  if (!file) return void 0;
   try {
-    return JSON.parse(readFileSync2(file2, "utf8"));
+    return JSON.parse(readFileSync2(file, "utf8"));
   } catch {
     return void 0;
   }
@@ -258,60 +218,48 @@ async function produceMerge(inputs) {
     ...outcome.look ? { look: outcome.look } : {}
   };
 }
-async function produce(inputs, signal) {
-  if (inputs.mode === "publish") {
-    let raw;
-    try {
-      raw = JSON.parse(inputs.verdictJson ?? "");
-    } catch (e) {
-      throw new InputError(`${inputs.verdictFrom} is not JSON (${e.message})`);
-    }
-    const parsed = VerdictSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new InputError(
-        `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`
-      );
-    return { verdict: parsed.data };
+async function producePublish({ inputs }) {
+  let raw;
+  try {
+    raw = JSON.parse(inputs.verdictJson ?? "");
+  } catch (e) {
+    throw new InputError(`${inputs.verdictFrom} is not JSON (${e.message})`);
   }
-  if (inputs.mode === "merge") return produceMerge(inputs);
-  const prepared = await prepareSpec({
-    spec: inputs.spec,
-    baseRef: inputs.baseRef,
-    headRef: inputs.headRef,
-    baseConfig: inputs.baseConfig,
-    headConfig: inputs.headConfig,
-    baseVersion: inputs.baseVersion,
-    headVersion: inputs.headVersion,
-    baseBinpath: inputs.baseBinpath,
-    headBinpath: inputs.headBinpath,
-    tolerance: inputs.tolerance,
-    compare: inputs.compare
-  });
-  const composed = inputs.confirms ? await confirmationSpec(prepared, await readFirstVerdict(inputs.confirms, "'confirms' input")) : prepared;
-  const loaded = inputs.profile ? { ...composed, profile: inputs.profile } : composed;
-  if (inputs.setup) {
-    const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
-    const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
-    await setup(cloud ? "--cloud" : "--system");
-  }
-  const opts = { outDir: inputs.out, log, signal };
-  if (inputs.mode === "compare") {
-    const look = inputs.lookOf ? await waveFor(inputs.lookOf, "'look-of' input", { spec: loaded, shard: inputs.shard }) : void 0;
-    const outcome = await compareSpec(loaded, {
-      ...opts,
-      ...inputs.shard ? { shard: inputs.shard } : {},
-      ...look ? { look } : {},
-      ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}
-    });
-    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
-  }
-  if (inputs.mode === "run") {
-    const outcome = await runSpec(loaded, { ...opts, ...inputs.shard ? { shard: inputs.shard } : {} });
-    const resultPath = outcome.runDir.resultPath;
-    return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
-  }
-  const checked = await runAgainstBaseline(loaded, inputs.baseline, opts);
-  return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
+  const parsed = VerdictSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new InputError(
+      `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`
+    );
+  return { verdict: parsed.data };
+}
+async function produceCompare({ inputs, get, signal }) {
+  const door = inputDoor("compare", get);
+  if (inputs.setup) await setupFor(door);
+  const outcome = await execCompare(await compareRequest(door, { out: inputs.out }), { log, signal });
+  return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+}
+async function produceRun({ inputs, get, signal }) {
+  const door = inputDoor(inputs.mode, (n) => n === "baseline" && inputs.mode === "run" ? "" : get(n));
+  if (inputs.setup) await setupFor(door);
+  const done = await execRun(await runRequest(door, { out: inputs.out }), { log, signal });
+  return {
+    ...done.verdict ? { verdict: done.verdict } : { status: done.status },
+    reportPath: done.reportPath,
+    resultPath: done.resultPath
+  };
+}
+var MODE_STEPS = {
+  publish: producePublish,
+  merge: ({ inputs }) => produceMerge(inputs),
+  compare: produceCompare,
+  run: produceRun,
+  diff: produceRun
+};
+async function setupFor(door) {
+  const loaded = await specFrom(door);
+  const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
+  const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
+  await setup(cloud ? "--cloud" : "--system");
 }
 function resultFiles(dir) {
   return readdirSync(dir, { recursive: true, encoding: "utf8" }).filter((p) => basename(p) === "result.json" && !p.split(sep).includes("confirm")).map((p) => join(dir, p)).sort();
@@ -319,10 +267,10 @@ function resultFiles(dir) {
 function partsProvenance(parts) {
   const seen = /* @__PURE__ */ new Set();
   for (const part of parts) {
-    const file2 = join(dirname(part), "verdict.json");
+    const file = join(dirname(part), "verdict.json");
     let p;
     try {
-      p = VerdictSchema.parse(JSON.parse(readFileSync2(file2, "utf8"))).provenance;
+      p = VerdictSchema.parse(JSON.parse(readFileSync2(file, "utf8"))).provenance;
     } catch {
       return void 0;
     }
@@ -331,9 +279,9 @@ function partsProvenance(parts) {
   return seen.size === 1 ? JSON.parse([...seen][0]) : void 0;
 }
 async function provenance(inputs, env) {
-  const sha = async (ref2) => {
-    if (!ref2) return void 0;
-    const r = await runCommand("git", ["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`], {
+  const sha = async (ref) => {
+    if (!ref) return void 0;
+    const r = await runCommand("git", ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`], {
       timeoutMs: 1e4
     });
     return r.code === 0 ? r.stdout.trim() : void 0;
@@ -366,15 +314,14 @@ function failure(inputs, v) {
   const lost = v.confirmation?.missing_shards ?? [];
   if (lost.length && v.verdict !== "regression")
     return `tiperf: the confirmation's shard(s) ${lost.join(", ")} did not arrive (failed, cancelled or not uploaded): the regression is neither confirmed nor cleared, and the check cannot pass`;
-  const regressions = v.cells.filter((c) => c.verdict === "regression");
-  if (v.verdict === "regression" && v.accepted) return void 0;
+  if (!exitCodeOf(v, inputs.failOn === "inconclusive" ? "fail" : v.inconclusive ?? "warn"))
+    return void 0;
   if (v.verdict === "regression") {
+    const regressions = v.cells.filter((c) => c.verdict === "regression");
     const list = regressions.slice(0, 5).map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`).join("; ");
     return `tiperf: regression in ${regressions.length} judgement(s): ${list}${regressions.length > 5 ? "; \u2026" : ""}`;
   }
-  if (v.verdict === "inconclusive" && (inputs.failOn === "inconclusive" || v.inconclusive === "fail"))
-    return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
-  return void 0;
+  return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
 }
 async function setup(mode) {
   const script = join(dirname(dirname(process.argv[1])), "..", "scripts", "setup.sh");
@@ -399,9 +346,10 @@ async function mainStep() {
   useLedger(ledger);
   saveState("ledger", ledger);
   try {
-    const inputs = readInputs((name) => getInput(name), inherited(), event());
+    const get = (name) => getInput(name);
+    const inputs = readInputs(get, inherited(), event());
     if (inputs.token) setSecret(inputs.token);
-    const produced = await produce(inputs, abort.signal);
+    const produced = await MODE_STEPS[inputs.mode]({ inputs, get, signal: abort.signal });
     if (produced.reportPath) setOutput("report-path", produced.reportPath);
     if (produced.resultPath) setOutput("result-path", produced.resultPath);
     if (!produced.verdict) {
@@ -413,8 +361,8 @@ async function mainStep() {
     if (inputs.mode !== "publish") {
       v.provenance = { ...v.provenance, ...await provenance(inputs, inherited()) };
       if (produced.resultPath) {
-        const file2 = join(dirname(produced.resultPath), "verdict.json");
-        if (existsSync2(file2)) await writeAtomic(file2, `${JSON.stringify(v, null, 2)}
+        const file = join(dirname(produced.resultPath), "verdict.json");
+        if (existsSync2(file)) await writeAtomic(file, `${JSON.stringify(v, null, 2)}
 `);
       }
     }

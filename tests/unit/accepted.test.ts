@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { readInputs } from "../../action/src/action/inputs.ts";
-import { acceptedVerdict, exitCodeOf } from "../../action/src/commands/compare/verdict.ts";
+import { acceptedVerdict } from "../../action/src/commands/compare/verdict.ts";
+import { exitCodeOf } from "../../action/src/commands/exit.ts";
 import { VerdictSchema } from "../../action/src/compare/verdict.ts";
 import { acceptanceFor } from "../../action/src/history/accepted.ts";
 import { parseLogin } from "../../action/src/publish/names.ts";

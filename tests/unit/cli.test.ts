@@ -241,7 +241,7 @@ describe("flags in tiperf's words", () => {
     assert.doesNotMatch(shard.stderr(), /ambiguous/);
     const seed = cli(["compare", "--spec", "workloads/pr.yaml", "--seed", "-5"]);
     assert.equal((await seed.done).code, 2);
-    assert.match(seed.stderr(), /--seed must be a whole number from 0 to 2\^31−1 \(got -5\)/);
+    assert.match(seed.stderr(), /--seed must be a whole number from 0 to 2\^31−1 \(got "-5"\)/);
     const plan = cli(["plan", "--spec", "workloads/pr.yaml", "--shards", "3", "--budget", "10m"]);
     assert.equal((await plan.done).code, 2);
     assert.match(

@@ -1,9 +1,10 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { parseShard, type Shard } from "../bench/shard.ts";
+import { type Door, inputDoor, Refusals } from "../commands/door.ts";
+import { fileOption, refOption, specWords } from "../commands/spec-options.ts";
 import { InputError } from "../errors.ts";
 import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
-import { COMPOSE_FIELDS, camelOf, compositionIssues } from "../specfile/compose-rules.ts";
-import { type CompareOverrides, compareOverrides, parseTolerance } from "../specfile/prepare.ts";
+import type { CompareOverrides } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
 export const FAIL_ON = ["regression", "inconclusive", "never"] as const;
@@ -71,32 +72,12 @@ export interface ActionInputs {
 
 type Get = (name: string) => string;
 
-const GIT_REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@^~+-]{1,200}$/;
-
 function oneOf<T extends readonly string[]>(name: string, value: string, allowed: T): T[number] {
   if (!(allowed as readonly string[]).includes(value))
     throw new InputError(
       `'${name}' input must be one of ${allowed.join(", ")} (got ${JSON.stringify(value)})`,
     );
   return value as T[number];
-}
-
-function file(name: string, value: string): string | undefined {
-  if (value === "") return undefined;
-  if (value.startsWith("-") || value.includes("\0"))
-    throw new InputError(`'${name}' input must be a file path (got ${JSON.stringify(value)})`);
-  if (!existsSync(value) || !statSync(value).isFile())
-    throw new InputError(`'${name}' input: no file at ${value} (paths are relative to the workspace)`);
-  return value;
-}
-
-function ref(name: string, value: string): string | undefined {
-  if (value === "") return undefined;
-  if (!GIT_REF.test(value))
-    throw new InputError(
-      `'${name}' input must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value)})`,
-    );
-  return value;
 }
 
 function bool(name: string, value: string): boolean {
@@ -112,21 +93,13 @@ export function eventPr(event: unknown): number | undefined {
   return typeof n === "number" ? n : undefined;
 }
 
-/** A TiDB version input: as tiup names releases (v8.5.0, v8.5.0-alpha.20241030) or nightly. */
-function version(name: string, value: string): string | undefined {
-  if (!value) return undefined;
-  if (!/^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/.test(value))
-    throw new InputError(`'${name}' input must be a TiDB version like v8.5.0 or nightly (got ${value})`);
-  return value;
-}
-
 /** Mode publish's verdict (`verdict-json`, or `verdict-file` as another workflow downloaded it) and `head-sha`. */
 function publishInputs(
   get: Get,
   mode: ActionInputs["mode"],
 ): Pick<ActionInputs, "verdictJson" | "verdictFrom" | "headSha"> {
   const json = get("verdict-json");
-  const path = file("verdict-file", get("verdict-file"));
+  const path = fileOption(inputDoor(mode, get), "verdict-file");
   const sha = get("head-sha");
   if (mode !== "publish") {
     const given = ["verdict-json", "verdict-file", "head-sha"].filter((k) => get(k));
@@ -151,93 +124,78 @@ function publishInputs(
 
 export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): ActionInputs {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
+  const d = inputDoor(mode, get);
+  const r = new Refusals();
+  // the spec's words, checked as the command line's are (commands/spec-options.ts)
+  const runs = mode !== "publish" && mode !== "merge";
+  const words = runs ? specWords(d, r) : undefined;
   const inputs: ActionInputs = {
     mode,
-    spec: mode === "publish" || mode === "merge" ? undefined : file("spec", get("spec")),
-    baseRef: ref("base-ref", get("base-ref")),
-    headRef: ref("head-ref", get("head-ref")),
-    baseConfig: file("base-config", get("base-config")),
-    headConfig: file("head-config", get("head-config")),
-    baseVersion: version("base-version", get("base-version")),
-    headVersion: version("head-version", get("head-version")),
-    baseBinpath: file("base-binpath", get("base-binpath")),
-    headBinpath: file("head-binpath", get("head-binpath")),
-    baseline: mode === "diff" || mode === "merge" ? file("baseline", get("baseline")) : undefined,
-    profile: file("profile", get("profile")),
-    tolerance: parseTolerance(get("tolerance")),
-    compare: compareOverrides(
-      (k) => get(k) || undefined,
-      (k) => `'${k}' input`,
-    ),
-    failOn: oneOf("fail-on", get("fail-on") || "regression", FAIL_ON),
+    spec: words?.spec,
+    baseRef: words ? words.baseRef : r.check(() => refOption(d, "base-ref")),
+    headRef: words ? words.headRef : r.check(() => refOption(d, "head-ref")),
+    baseConfig: words?.baseConfig,
+    headConfig: words?.headConfig,
+    baseVersion: words?.baseVersion,
+    headVersion: words?.headVersion,
+    baseBinpath: words?.baseBinpath,
+    headBinpath: words?.headBinpath,
+    baseline: mode === "diff" || mode === "merge" ? r.check(() => fileOption(d, "baseline")) : undefined,
+    profile: words?.profile,
+    tolerance: words?.tolerance ?? {},
+    compare: words?.compare ?? {},
+    failOn: r.check(() => oneOf("fail-on", get("fail-on") || "regression", FAIL_ON)) ?? "regression",
     token: get("github-token"),
-    comment: bool("comment", get("comment")),
-    setup: bool("setup", get("setup")),
+    comment: r.check(() => bool("comment", get("comment"))) ?? true,
+    setup: r.check(() => bool("setup", get("setup"))) ?? true,
     matrix: get("matrix") || undefined,
     out: get("out") || "tiperf-results",
     confirmWithShards:
-      get("confirm-with-shards") !== "" && bool("confirm-with-shards", get("confirm-with-shards")),
-    ...publishInputs(get, mode),
+      get("confirm-with-shards") !== "" &&
+      (r.check(() => bool("confirm-with-shards", get("confirm-with-shards"))) ?? false),
+    ...r.check(() => publishInputs(get, mode)),
   };
-  if (get("shard")) {
-    if (mode !== "compare" && mode !== "run")
-      throw new InputError(`'shard' input is for modes compare and run (got mode ${mode})`);
-    inputs.shard = parseShard(get("shard"), "'shard' input");
-  }
-  if (get("accepted-by")) {
-    if (mode !== "compare" && mode !== "merge")
-      throw new InputError(`'accepted-by' input is for modes compare and merge (got mode ${mode})`);
-    inputs.acceptedBy = parseLogin(get("accepted-by"), "'accepted-by' input");
-  }
-  if (get("confirms")) {
-    if (mode !== "compare" && mode !== "merge")
-      throw new InputError(`'confirms' input is for modes compare and merge (got mode ${mode})`);
-    inputs.confirms = file("confirms", get("confirms"));
-  }
-  Object.assign(inputs, waveInputs(get, mode));
-  if (inputs.confirmWithShards && mode !== "merge")
-    throw new InputError(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
-  if (mode === "merge") {
-    const parts = get("parts");
-    if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
-      throw new InputError(
-        `'parts' input is required in mode merge: the directory the shards' results were downloaded into (got ${JSON.stringify(parts)})`,
-      );
-    inputs.parts = parts;
-  }
-  if (mode !== "publish" && mode !== "merge" && !inputs.spec)
-    throw new InputError(`'spec' input is required in mode ${mode}`);
-  if (mode === "diff" && !inputs.baseline)
-    throw new InputError("'baseline' input is required in mode diff (a stored result under baselines/)");
-  const issues = compositionIssues(
-    Object.fromEntries(
-      COMPOSE_FIELDS.map((f) => [f, (inputs as unknown as Record<string, string | undefined>)[camelOf(f)]]),
-    ),
-    (fields, joiner) => `${fields.map((f) => `'${f}'`).join(joiner)} input${fields.length > 1 ? "s" : ""}`,
-  );
-  if (issues.length) throw new InputError(issues.join("\n"));
+  modeInputs(d, mode, inputs, r);
+  if (mode === "diff" && !inputs.baseline && !get("baseline"))
+    r.refuse("'baseline' input is required in mode diff (a stored result under baselines/)");
   const repo = get("repository") || env.GITHUB_REPOSITORY || "";
-  if (repo) inputs.repo = parseRepo(repo, "'repository' input");
+  if (repo) inputs.repo = r.check(() => parseRepo(repo, "'repository' input"));
   const pr = get("pr");
-  inputs.pr = pr ? parsePr(pr, "'pr' input") : eventPr(event);
+  inputs.pr = pr ? r.check(() => parsePr(pr, "'pr' input")) : eventPr(event);
+  r.done();
   return inputs;
 }
 
-/** compare.looks as waves of shards: mode compare's look-of, mode merge's max-looks. */
-function waveInputs(get: Get, mode: string): Pick<ActionInputs, "lookOf" | "maxLooks"> {
-  const out: Pick<ActionInputs, "lookOf" | "maxLooks"> = {};
-  if (get("look-of")) {
-    if (mode !== "compare") throw new InputError(`'look-of' input is for mode compare (got mode ${mode})`);
-    out.lookOf = file("look-of", get("look-of"));
-  }
-  if (get("max-looks")) {
-    const n = Number(get("max-looks"));
-    if (mode !== "merge") throw new InputError(`'max-looks' input is for mode merge (got mode ${mode})`);
+/** The inputs only some modes take: each refused in another mode, each checked as the command line's flag is. */
+function modeInputs(d: Door, mode: ActionInputs["mode"], inputs: ActionInputs, r: Refusals): void {
+  const only = (name: string, modes: string[]) => {
+    if (!d.get(name)) return false;
+    if (modes.includes(mode)) return true;
+    r.refuse(
+      `'${name}' input is for mode${modes.length > 1 ? "s" : ""} ${modes.join(" and ")} (got mode ${mode})`,
+    );
+    return false;
+  };
+  if (only("shard", ["compare", "run"]))
+    inputs.shard = r.check(() => parseShard(d.get("shard") ?? "", d.say("shard")));
+  if (only("accepted-by", ["compare", "merge"]))
+    inputs.acceptedBy = r.check(() => parseLogin(d.get("accepted-by") ?? "", d.say("accepted-by")));
+  if (only("confirms", ["compare", "merge"])) inputs.confirms = r.check(() => fileOption(d, "confirms"));
+  if (only("look-of", ["compare"])) inputs.lookOf = r.check(() => fileOption(d, "look-of"));
+  if (only("max-looks", ["merge"])) {
+    const n = Number(d.get("max-looks"));
     if (!(Number.isInteger(n) && n >= 1 && n <= 6))
-      throw new InputError(
-        `'max-looks' input must be a whole number of looks from 1 to 6 (got ${get("max-looks")})`,
-      );
-    out.maxLooks = n;
+      r.refuse(`'max-looks' input must be a whole number of looks from 1 to 6 (got ${d.get("max-looks")})`);
+    else inputs.maxLooks = n;
   }
-  return out;
+  if (inputs.confirmWithShards && mode !== "merge")
+    r.refuse(`'confirm-with-shards' input is for mode merge (got mode ${mode})`);
+  if (mode === "merge") {
+    const parts = d.get("parts");
+    if (!parts || !existsSync(parts) || !statSync(parts).isDirectory())
+      r.refuse(
+        `'parts' input is required in mode merge: the directory the shards' results were downloaded into (got ${JSON.stringify(parts ?? "")})`,
+      );
+    else inputs.parts = parts;
+  }
 }

@@ -1,12 +1,15 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import * as core from "@actions/core";
-import { waveFor } from "../bench/waves.ts";
-import { confirmationSpec, readFirstVerdict } from "../commands/compare/confirm.ts";
-import { compareSpec } from "../commands/compare/index.ts";
+import { readFirstVerdict } from "../commands/compare/confirm.ts";
+import { execCompare } from "../commands/compare/index.ts";
+import { compareRequest } from "../commands/compare/options.ts";
+import { type Door, inputDoor } from "../commands/door.ts";
+import { exitCodeOf } from "../commands/exit.ts";
 import { mergeEither } from "../commands/merge/either.ts";
-import { runAgainstBaseline } from "../commands/run/baseline-check.ts";
-import { runSpec } from "../commands/run/index.ts";
+import { execRun } from "../commands/run/index.ts";
+import { runRequest } from "../commands/run/options.ts";
+import { specFrom } from "../commands/spec-options.ts";
 import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
 import { inherited, setting } from "../environment.ts";
 import { EXIT, InputError, TiperfError } from "../errors.ts";
@@ -20,7 +23,6 @@ import {
 import { writeAtomic } from "../proc/files.ts";
 import { runCommand } from "../proc/process.ts";
 import { publishVerdict } from "../publish/index.ts";
-import { prepareSpec } from "../specfile/prepare.ts";
 import { kindOf } from "../targets/registry.ts";
 import { type ActionInputs, readInputs } from "./inputs.ts";
 
@@ -89,64 +91,64 @@ async function produceMerge(inputs: ActionInputs): Promise<Produced> {
   };
 }
 
-async function produce(inputs: ActionInputs, signal: AbortSignal): Promise<Produced> {
-  if (inputs.mode === "publish") {
-    let raw: unknown;
-    try {
-      raw = JSON.parse(inputs.verdictJson ?? "");
-    } catch (e) {
-      throw new InputError(`${inputs.verdictFrom} is not JSON (${(e as Error).message})`);
-    }
-    const parsed = VerdictSchema.safeParse(raw);
-    if (!parsed.success)
-      throw new InputError(
-        `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`,
-      );
-    return { verdict: parsed.data };
+/** What one mode is given: its inputs, every input by name (the command's door reads them), the cancel signal. */
+interface ModeCall {
+  inputs: ActionInputs;
+  get: (name: string) => string;
+  signal: AbortSignal;
+}
+
+/** Mode publish: the verdict another job produced, read and checked. */
+async function producePublish({ inputs }: ModeCall): Promise<Produced> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(inputs.verdictJson ?? "");
+  } catch (e) {
+    throw new InputError(`${inputs.verdictFrom} is not JSON (${(e as Error).message})`);
   }
-  if (inputs.mode === "merge") return produceMerge(inputs);
-  const prepared = await prepareSpec({
-    spec: inputs.spec as string,
-    baseRef: inputs.baseRef,
-    headRef: inputs.headRef,
-    baseConfig: inputs.baseConfig,
-    headConfig: inputs.headConfig,
-    baseVersion: inputs.baseVersion,
-    headVersion: inputs.headVersion,
-    baseBinpath: inputs.baseBinpath,
-    headBinpath: inputs.headBinpath,
-    tolerance: inputs.tolerance,
-    compare: inputs.compare,
-  });
-  const composed = inputs.confirms
-    ? await confirmationSpec(prepared, await readFirstVerdict(inputs.confirms, "'confirms' input"))
-    : prepared;
-  const loaded = inputs.profile ? { ...composed, profile: inputs.profile } : composed;
-  if (inputs.setup) {
-    const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
-    const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
-    await setup(cloud ? "--cloud" : "--system");
-  }
-  const opts = { outDir: inputs.out, log, signal };
-  if (inputs.mode === "compare") {
-    const look = inputs.lookOf
-      ? await waveFor(inputs.lookOf, "'look-of' input", { spec: loaded, shard: inputs.shard })
-      : undefined;
-    const outcome = await compareSpec(loaded, {
-      ...opts,
-      ...(inputs.shard ? { shard: inputs.shard } : {}),
-      ...(look ? { look } : {}),
-      ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
-    });
-    return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
-  }
-  if (inputs.mode === "run") {
-    const outcome = await runSpec(loaded, { ...opts, ...(inputs.shard ? { shard: inputs.shard } : {}) });
-    const resultPath = outcome.runDir.resultPath;
-    return { status: outcome.result.status, reportPath: outcome.runDir.reportPath, resultPath };
-  }
-  const checked = await runAgainstBaseline(loaded, inputs.baseline as string, opts);
-  return { verdict: checked.verdict, reportPath: checked.htmlPath, resultPath: checked.resultPath };
+  const parsed = VerdictSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new InputError(
+      `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`,
+    );
+  return { verdict: parsed.data };
+}
+
+/** Mode compare: `tiperf compare`, its options read from the inputs by the same function as from flags. */
+async function produceCompare({ inputs, get, signal }: ModeCall): Promise<Produced> {
+  const door = inputDoor("compare", get);
+  if (inputs.setup) await setupFor(door);
+  const outcome = await execCompare(await compareRequest(door, { out: inputs.out }), { log, signal });
+  return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
+}
+
+/** Modes run and diff: `tiperf run`, alone (run) or judged against the stored baseline (diff). */
+async function produceRun({ inputs, get, signal }: ModeCall): Promise<Produced> {
+  const door = inputDoor(inputs.mode, (n) => (n === "baseline" && inputs.mode === "run" ? "" : get(n)));
+  if (inputs.setup) await setupFor(door);
+  const done = await execRun(await runRequest(door, { out: inputs.out }), { log, signal });
+  return {
+    ...(done.verdict ? { verdict: done.verdict } : { status: done.status }),
+    reportPath: done.reportPath,
+    resultPath: done.resultPath,
+  };
+}
+
+/** The Action's modes, each the command it runs: the same steps as the command line's. */
+const MODE_STEPS: Record<ActionInputs["mode"], (call: ModeCall) => Promise<Produced>> = {
+  publish: producePublish,
+  merge: ({ inputs }) => produceMerge(inputs),
+  compare: produceCompare,
+  run: produceRun,
+  diff: produceRun,
+};
+
+/** The 'setup' input: what the spec's target needs, installed first (a cloud profile's packages too). */
+async function setupFor(door: Door): Promise<void> {
+  const loaded = await specFrom(door);
+  const targets = (loaded.variants?.all.map((v) => v.spec) ?? [loaded.spec]).map((s) => s.target);
+  const cloud = await kindOf(loaded.spec.target.kind).cloudOf?.(targets, loaded.profile);
+  await setup(cloud ? "--cloud" : "--system");
 }
 
 /** Every result.json under a directory of downloaded artifacts (one per shard, any depth). */
@@ -229,19 +231,18 @@ function failure(inputs: ActionInputs, v: Verdict): string | undefined {
   const lost = v.confirmation?.missing_shards ?? [];
   if (lost.length && v.verdict !== "regression")
     return `tiperf: the confirmation's shard(s) ${lost.join(", ")} did not arrive (failed, cancelled or not uploaded): the regression is neither confirmed nor cleared, and the check cannot pass`;
-  const regressions = v.cells.filter((c) => c.verdict === "regression");
-  // an expected cost of this commit, accepted: the check passes (the comment names what was accepted)
-  if (v.verdict === "regression" && v.accepted) return undefined;
+  // the command line's rule (commands/exit.ts), fail-on inconclusive failing an undecided check too
+  if (!exitCodeOf(v, inputs.failOn === "inconclusive" ? "fail" : (v.inconclusive ?? "warn")))
+    return undefined;
   if (v.verdict === "regression") {
+    const regressions = v.cells.filter((c) => c.verdict === "regression");
     const list = regressions
       .slice(0, 5)
       .map((c) => `${c.workload} threads=${c.threads} ${c.metric} ${(100 * (c.change ?? 0)).toFixed(1)}%`)
       .join("; ");
     return `tiperf: regression in ${regressions.length} judgement(s): ${list}${regressions.length > 5 ? "; …" : ""}`;
   }
-  if (v.verdict === "inconclusive" && (inputs.failOn === "inconclusive" || v.inconclusive === "fail"))
-    return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
-  return undefined;
+  return `tiperf: inconclusive and ${inputs.failOn === "inconclusive" ? "fail-on is inconclusive" : "compare.inconclusive is fail"}: more rounds or blocks (the verdict says how many) or a quieter runner`;
 }
 
 /**
@@ -276,9 +277,10 @@ export async function mainStep(): Promise<void> {
   useLedger(ledger);
   core.saveState("ledger", ledger);
   try {
-    const inputs = readInputs((name) => core.getInput(name), inherited(), event());
+    const get = (name: string) => core.getInput(name);
+    const inputs = readInputs(get, inherited(), event());
     if (inputs.token) core.setSecret(inputs.token);
-    const produced = await produce(inputs, abort.signal);
+    const produced = await MODE_STEPS[inputs.mode]({ inputs, get, signal: abort.signal });
     if (produced.reportPath) core.setOutput("report-path", produced.reportPath);
     if (produced.resultPath) core.setOutput("result-path", produced.resultPath);
     if (!produced.verdict) {

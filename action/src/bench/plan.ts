@@ -109,7 +109,10 @@ export const PLAN_FORMAT = "tiperf.plan/1";
  * what it creates carry the id's suffix) and its command: `tiperf plan --run-id ID` prints the plan
  * a run of that id wrote into its directory (plan.json), and that run carried it out.
  */
-export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPlan> {
+export async function planRun(given: LoadedSpec, options: PlanOptions): Promise<RunPlan> {
+  // the command's choices (seed, shard, look, shards) go only where the schedule is cut; the
+  // rest (profile, cores, run id) is where and how the target runs
+  const { seed, shard, look, shards, ...o } = options;
   const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
   const { target, loaded, designLine } = await targetAndDesign(given, o, prefix);
   const phases = phasesOf(loaded, target, o);
@@ -120,11 +123,12 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
   const design = scheduleOf(
     loaded,
     phases.grouped,
-    o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix),
+    seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix),
   );
   const detect = design ? detectionOf(loaded, design.looks.length) : undefined;
-  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, o, est.seconds);
-  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : undefined;
+  const cut = { seed, shard, look };
+  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, cut, est.seconds);
+  const runners = shards && whole ? runnersOf(loaded, whole, shards, est.seconds) : undefined;
   const refusals = [
     ...(wave?.refusals ?? []),
     ...shardRefused,
@@ -132,9 +136,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...target.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target, o.cores),
-    ...phases.refusals,
-    ...(detect?.refusals ?? []),
-    ...cost.refusals,
+    ...[phases, detect, cost].flatMap((x) => x?.refusals ?? []),
   ];
   const orderLine = orderLineOf(given, loaded, target, o.cores);
   const head = [
@@ -145,9 +147,7 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(wave?.line ? [wave.line] : []),
     ...(shardLine ? [shardLine] : []),
     ...(runners?.lines ?? []),
-    ...(o.shard
-      ? []
-      : [...looksLine(loaded, whole, est.seconds, target), ...(confirm ? [confirm.text] : [])]),
+    ...(shard ? [] : [...looksLine(loaded, whole, est.seconds, target), ...(confirm ? [confirm.text] : [])]),
     ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
@@ -170,15 +170,10 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     variant_steps: variantStepsJson(phases),
     ...(schedule ? { schedule } : {}),
   };
-  const files: Record<string, string> = {
-    "plan.txt": text,
-    "plan.json": `${JSON.stringify(json, null, 2)}\n`,
-  };
-  for (const [name, body] of Object.entries(target.files)) files[join(target.kind, name)] = body;
   return {
     loaded,
     text,
-    files,
+    files: planFiles(text, json, target),
     target,
     refusals,
     seconds: est.seconds,
@@ -186,8 +181,18 @@ export async function planRun(given: LoadedSpec, o: PlanOptions): Promise<RunPla
     ...(schedule ? { schedule } : {}),
     ...loadPlanOf(phases),
     given,
-    options: o,
+    options,
   };
+}
+
+/** The files `tiperf plan --out` and a run write: plan.txt, plan.json and the kind's own. */
+function planFiles(text: string, json: unknown, target: TargetPlan): Record<string, string> {
+  const files: Record<string, string> = {
+    "plan.txt": text,
+    "plan.json": `${JSON.stringify(json, null, 2)}\n`,
+  };
+  for (const [name, body] of Object.entries(target.files)) files[join(target.kind, name)] = body;
+  return files;
 }
 
 /** Where the spec cannot measure what it says: the target's words and the spec's. */

@@ -6,8 +6,6 @@ import { InputError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { maskSecrets } from "../proc/secrets.ts";
 import { DEFAULT_DEADLINES, type Deadlines } from "../publish/github.ts";
-import { COMPOSE_FIELDS, compositionIssues } from "../specfile/compose-rules.ts";
-import { compareOverrides, parseTolerance, prepareSpec } from "../specfile/prepare.ts";
 import { parseAge } from "../yaml/keys.ts";
 import { closest } from "../yaml/read.ts";
 
@@ -60,34 +58,6 @@ export function required(command: string, name: string, value: string | boolean 
   if (typeof value !== "string" || value === "")
     throw new InputError(`tiperf ${command}: --${name} is required`);
   return value;
-}
-
-/** The spec a run or comparison executes: the file, or composed as the Action composes it. */
-export function specSource(command: string, values: Record<string, string | boolean | undefined>) {
-  const str = (k: string) => (typeof values[k] === "string" ? (values[k] as string) : undefined);
-  const issues = compositionIssues(
-    Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, str(f)])),
-    (fields, joiner) => fields.map((f) => `--${f}`).join(joiner),
-  );
-  if (issues.length) throw new InputError(issues.map((i) => `tiperf ${command}: ${i}`).join("\n"));
-  const profile = str("profile");
-  return prepareSpec({
-    spec: required(command, "spec", values.spec),
-    baseRef: str("base-ref"),
-    headRef: str("head-ref"),
-    baseConfig: str("base-config"),
-    headConfig: str("head-config"),
-    baseVersion: str("base-version"),
-    headVersion: str("head-version"),
-    baseBinpath: str("base-binpath"),
-    headBinpath: str("head-binpath"),
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
-    toleranceFrom: "--tolerance",
-    compare: compareOverrides(
-      (k) => str(k),
-      (k) => `--${k}`,
-    ),
-  }).then((loaded) => (profile ? { ...loaded, profile } : loaded));
 }
 
 export async function writeJson(file: string | undefined, value: unknown): Promise<void> {

@@ -22,12 +22,14 @@ import { EXIT, InputError, RunError } from "../../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../../report/verdict-files.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import type { TargetPlan } from "../../targets/types.ts";
+import { exitCodeOf } from "../exit.ts";
 import { adoptionVerdict } from "./adoption.ts";
 import { confirmRegression } from "./confirm.ts";
+import type { CompareRequest } from "./options.ts";
 import { profileDiffs, profileRegressions } from "./profiles.ts";
 import { ScheduleRun } from "./rounds.ts";
 import { nothingToMeasure } from "./same-target.ts";
-import { acceptedVerdict, buildVerdict, exitCodeOf } from "./verdict.ts";
+import { acceptedVerdict, buildVerdict } from "./verdict.ts";
 
 export interface CompareOutcome extends VerdictFiles {
   verdict: Verdict;
@@ -47,6 +49,18 @@ export interface CompareOptions extends RunOptions {
 }
 
 /**
+ * `tiperf compare` as either door asked for it (options.ts checked the request): the comparison
+ * run; its verdict, files and exit code.
+ */
+export function execCompare(
+  request: CompareRequest,
+  io: { log: (line: string) => void; signal: AbortSignal },
+): Promise<CompareOutcome> {
+  const { spec, words: _words, json: _json, ...rest } = request;
+  return compareSpec(spec, { ...rest, ...io });
+}
+
+/**
  * `tiperf compare`: both variants' private servers, prepared with identical data, measured in
  * rounds — interleaved (one at a time, balanced random order) or duet (both at once) — then
  * head judged against base cell by cell. Stops early once every cell is decided. In named steps:
@@ -56,7 +70,7 @@ export interface CompareOptions extends RunOptions {
 export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Promise<CompareOutcome> {
   if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
-  const built = await withSourceBuilds(given, opts);
+  const built = await withSourceBuilds(given, { log: opts.log, signal: opts.signal });
   if (!built.variants)
     throw new InputError(
       `${built.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {…}}}}`,

@@ -17,7 +17,6 @@ import { lookSpendingText } from "../../compare/looks.ts";
 import { readings } from "../../compare/reading.ts";
 import type { CellProfile, ProfileDiffEntry, Verdict } from "../../compare/verdict.ts";
 import { whatMoved } from "../../compare/what-moved.ts";
-import { EXIT } from "../../errors.ts";
 import { evidenceField, evidenceOf } from "../../observe/hints.ts";
 import { ciText, pct } from "../../report/rows.ts";
 import type { Result, TargetInfo } from "../../result/model.ts";
@@ -174,17 +173,6 @@ function verdictNotes(i: VerdictInputs, singlePair: string | undefined): string[
     `paired by round: mean of log(variant/${control}) with a t interval; Bonferroni over ${judged.comparisons} judgements (${others.length > 1 ? `${others.length} variants against ${control} × ` : ""}cells × metrics × ${i.looks ? `${i.looks.design + i.looks.max - 1} look(s)` : `${schedule.looks.length} look(s) at rounds ${schedule.looks.join(", ")}`}) for ${Math.round(compare.confidence * 100)}% familywise confidence`,
     ...(i.looks ? [lookSpendingText(i.looks.design, i.looks.max, i.looks.taken)] : []),
   ];
-}
-
-/**
- * The check's exit code from its verdict: 1 on a regression, and on an undecided cell where
- * compare.inconclusive is fail (it fails the check as a regression would); else 0.
- */
-export function exitCodeOf(v: Verdict, inconclusive: "fail" | "warn" | "pass"): number {
-  if (v.accepted) return EXIT.ok;
-  return v.verdict === "regression" || (v.verdict === "inconclusive" && inconclusive === "fail")
-    ? EXIT.regression
-    : EXIT.ok;
 }
 
 /** A judgement as the acceptance names it: cell, metric, change and interval. */

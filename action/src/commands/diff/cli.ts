@@ -4,9 +4,10 @@ import { existsSync, realpathSync } from "node:fs";
 import { confidenceFlag, flags, log, writeJson } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
 import { judgeStored } from "../../compare/judge-results.ts";
-import { EXIT, InputError } from "../../errors.ts";
+import { InputError } from "../../errors.ts";
 import { commentMarkdown } from "../../report/comment.ts";
 import { readResult } from "../../result/store.ts";
+import { exitCodeOf } from "../exit.ts";
 
 export async function cmdDiff(args: string[]): Promise<number> {
   const { values, positionals } = flags("diff", args, parseOptions("diff"));
@@ -37,5 +38,5 @@ export async function cmdDiff(args: string[]): Promise<number> {
   );
   await writeJson(values.json as string | undefined, verdict);
   process.stdout.write(commentMarkdown(verdict));
-  return verdict.verdict === "regression" ? EXIT.regression : EXIT.ok;
+  return exitCodeOf(verdict);
 }

@@ -20,7 +20,8 @@ import type { LoadedSpec } from "../../specfile/load.ts";
 import { adoptionVerdict } from "../compare/adoption.ts";
 import { confirmStep } from "../compare/confirm.ts";
 import { sameTargetVerdict } from "../compare/same-target.ts";
-import { acceptedVerdict, buildVerdict, exitCodeOf } from "../compare/verdict.ts";
+import { acceptedVerdict, buildVerdict } from "../compare/verdict.ts";
+import { exitCodeOf } from "../exit.ts";
 
 /**
  * The cluster cost of a comparison run as shards, one cluster each: every shard's cost (its

@@ -13,6 +13,7 @@ import { writeAtomic } from "../../proc/files.ts";
 import { writeVerdictFiles } from "../../report/verdict-files.ts";
 import type { Result } from "../../result/model.ts";
 import { readResult } from "../../result/store.ts";
+import { exitCodeOf } from "../exit.ts";
 
 type RunPart = { file: string; result: Result; shard: RunShard };
 
@@ -127,6 +128,6 @@ export async function mergeRunParts(
     missing,
     verdict,
     htmlPath,
-    exitCode: verdict.verdict === "regression" ? EXIT.regression : missing.length ? EXIT.runFailed : EXIT.ok,
+    exitCode: exitCodeOf(verdict) || (missing.length ? EXIT.runFailed : EXIT.ok),
   };
 }

@@ -5,18 +5,20 @@ import { withSourceBuilds } from "../../bench/builds.ts";
 import { planRun, writePlan } from "../../bench/plan.ts";
 import { parseShard } from "../../bench/shard.ts";
 import { readWave } from "../../bench/waves.ts";
-import { flags, log, specSource } from "../../cli/args.ts";
+import { flags, log } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { specAtRef } from "../../specfile/prepare.ts";
+import { flagDoor } from "../door.ts";
+import { specFrom } from "../spec-options.ts";
 
 export async function cmdPlan(args: string[]): Promise<number> {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
   // a target built from source: the plan names each commit's binary (kept, or to be built)
-  const loaded = await withSourceBuilds(await specSource("plan", values), { log, dryRun: true });
+  const loaded = await withSourceBuilds(await specFrom(flagDoor("plan", values)), { log, dryRun: true });
   const runId = values["run-id"];
   if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
     throw new InputError(

@@ -1,3 +1,4 @@
+import { dirname } from "node:path";
 import { Bench } from "../../bench/bench.ts";
 import { variantBuild, withSourceBuilds } from "../../bench/builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "../../bench/cells.ts";
@@ -11,10 +12,16 @@ import {
   type RunOptions,
   startResult,
 } from "../../bench/start.ts";
-import { EXIT, InputError, RunError } from "../../errors.ts";
+import { judgeStored } from "../../compare/judge-results.ts";
+import type { Verdict } from "../../compare/verdict.ts";
+import { EXIT, InputError, RunError, TiperfError } from "../../errors.ts";
+import { writeVerdictFiles } from "../../report/verdict-files.ts";
 import type { Result } from "../../result/model.ts";
 import type { RunDir } from "../../result/store.ts";
+import { readResult } from "../../result/store.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
+import { exitCodeOf } from "../exit.ts";
+import type { RunRequest } from "./options.ts";
 
 /** run --shard K/N: this runner's share of the matrix, every N-th cell from the K-th. */
 export interface RunShardOptions extends RunOptions {
@@ -111,4 +118,83 @@ export async function runSpec(given: LoadedSpec, opts: RunShardOptions): Promise
 function buildField(loaded: LoadedSpec, variant: string): { build?: ReturnType<typeof variantBuild> } {
   const build = variantBuild(loaded, variant);
   return build ? { build } : {};
+}
+
+export interface BaselineOutcome {
+  verdict: Verdict;
+  resultPath: string;
+  htmlPath: string;
+  exitCode: number;
+}
+
+/**
+ * A run judged against a stored result (the Action's `diff` mode, `tiperf run --baseline`): the
+ * spec runs once, then its result is compared with the baseline unpaired (Welch). A run that did
+ * not complete is not judged.
+ */
+export async function runAgainstBaseline(
+  loaded: LoadedSpec,
+  baselineFile: string,
+  opts: RunOptions,
+): Promise<BaselineOutcome> {
+  // Read first: a bad baseline is found before anything starts.
+  const baseline = await readResult(baselineFile);
+  const outcome = await runSpec(loaded, opts);
+  const resultPath = outcome.runDir.resultPath;
+  if (outcome.result.status !== "complete")
+    throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
+  const verdict = judgeStored(
+    { result: baseline, file: baselineFile },
+    { result: outcome.result, file: resultPath },
+    { confidence: 0.95, force: false },
+  );
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), opts.log, [
+    baseline,
+    outcome.result,
+  ]);
+  return {
+    verdict,
+    resultPath,
+    htmlPath,
+    exitCode: exitCodeOf(verdict),
+  };
+}
+
+/** What a run ends with, through either door: its verdict when judged against a baseline, its files, the exit code. */
+export interface RunExecuted {
+  verdict?: Verdict;
+  /** complete | failed | interrupted. */
+  status: Result["status"];
+  resultPath: string;
+  /** report.md of a plain run; the verdict's report.html of a run judged against a baseline. */
+  reportPath: string;
+  exitCode: number;
+}
+
+/** `tiperf run` as either door asked for it (options.ts checked the request). */
+export async function execRun(
+  request: RunRequest,
+  io: { log: (line: string) => void; signal: AbortSignal },
+): Promise<RunExecuted> {
+  const opts = { outDir: request.outDir, ...io };
+  if (request.baseline !== undefined) {
+    const checked = await runAgainstBaseline(request.spec, request.baseline, opts);
+    return {
+      verdict: checked.verdict,
+      status: "complete",
+      resultPath: checked.resultPath,
+      reportPath: checked.htmlPath,
+      exitCode: checked.exitCode,
+    };
+  }
+  const outcome = await runSpec(request.spec, {
+    ...opts,
+    ...(request.shard ? { shard: request.shard } : {}),
+  });
+  return {
+    status: outcome.result.status,
+    resultPath: outcome.runDir.resultPath,
+    reportPath: outcome.runDir.reportPath,
+    exitCode: outcome.exitCode,
+  };
 }

@@ -65,7 +65,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-UL4PAJYV.js";
+} from "./chunk-LV3FASLY.js";
 import {
   record,
   sshArgs
@@ -8215,36 +8215,534 @@ async function commitOfPullRequest(gh, at, sha) {
   }
 }
 
-// action/src/specfile/compose-rules.ts
-var COMPOSE_FIELDS = [
-  "base-ref",
-  "head-ref",
-  "base-config",
-  "head-config",
-  "base-version",
-  "head-version",
-  "base-binpath",
-  "head-binpath"
-];
-var camelOf = (f) => f.replace(/-(\w)/g, (_, c4) => c4.toUpperCase());
-function compositionIssues(given, name) {
-  const has2 = (f) => Boolean(given[f]);
-  const refs = ["base-ref", "head-ref"];
-  const out = [];
-  if (has2("base-ref") !== has2("head-ref"))
-    out.push(`${name(refs, " and ")} go together: give both or neither`);
-  if (!refs.some(has2)) return out;
-  const configs = ["base-config", "head-config"].filter(has2);
-  if (configs.length)
-    out.push(
-      `${name(refs, "/")} and ${name(configs, "/")} exclude each other: each ref's spec carries its own target`
-    );
-  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter(has2);
-  if (builds.length)
-    out.push(
-      `${name(refs, "/")} and ${name(builds, "/")} exclude each other: each ref's spec carries its own target`
-    );
+// action/src/compare/background.ts
+var meanOf = (records) => {
+  const out = {};
+  for (const r of records)
+    for (const [k2, v] of Object.entries(r)) out[k2] = (out[k2] ?? 0) + v / records.length;
   return out;
+};
+var ownOf = (c4) => c4.own_idle_per_s ? { per_s: c4.own_idle_per_s, per_reading: c4.own_reading_cost } : { per_s: c4.idle_per_s, per_reading: c4.reading_cost };
+function pooledBackground(result) {
+  const costs = result.cells.filter(
+    (c4) => c4.status === "ok" && c4.round > 0 && c4.cost && Object.keys(ownOf(c4.cost).per_s ?? {}).length
+  ).map((c4) => ownOf(c4.cost));
+  if (!costs.length) return void 0;
+  return {
+    per_s: meanOf(costs.map((c4) => c4.per_s ?? {})),
+    per_reading: meanOf(costs.map((c4) => c4.per_reading ?? {}))
+  };
+}
+function withPooledBackground(result) {
+  const bg = pooledBackground(result);
+  if (!bg) return result;
+  const cells = result.cells.map((c4) => {
+    if (!c4.cost || c4.round <= 0) return c4;
+    const cost = c4.cost;
+    const metrics = Object.fromEntries(
+      Object.entries(c4.metrics).map(([name, m3]) => {
+        const value4 = netCost(name, cost.counters, cost.window_s, cost.ops, bg);
+        return [name, value4 === void 0 ? m3 : { ...m3, value: value4 }];
+      })
+    );
+    const own = ownOf(cost);
+    return {
+      ...c4,
+      metrics,
+      cost: {
+        ...cost,
+        idle_per_s: bg.per_s,
+        reading_cost: bg.per_reading,
+        // what it measured itself (nothing, where it measured none): the run's background again from it
+        own_idle_per_s: own.per_s ?? {},
+        own_reading_cost: own.per_reading ?? {}
+      }
+    };
+  });
+  return { ...result, cells };
+}
+function withCounterMetrics(result, names) {
+  const wanted = names.filter((n) => costMetric(n));
+  if (!wanted.length) return result;
+  const cells = result.cells.map((c4) => {
+    const cost = c4.cost;
+    const missing = wanted.filter((n) => !c4.metrics[n]);
+    if (!cost || c4.round <= 0 || !missing.length) return c4;
+    const own = ownOf(cost);
+    const bg = { per_s: own.per_s ?? {}, per_reading: own.per_reading ?? {} };
+    const added = missing.flatMap((n) => {
+      const value4 = netCost(n, cost.counters, cost.window_s, cost.ops, bg);
+      const unit2 = costMetric(n)?.unit ?? "1/op";
+      return value4 === void 0 ? [] : [[n, { value: value4, unit: unit2, better: "lower" }]];
+    });
+    return { ...c4, metrics: { ...c4.metrics, ...Object.fromEntries(added) } };
+  });
+  return { ...result, cells };
+}
+
+// action/src/compare/what-moved.ts
+var COUNTER_CONFIDENCE = 0.99;
+var COUNTER_FLOOR = 0.01;
+var CLOCK_SHARE = 0.5;
+var SLOPE_SPREAD = 0.02;
+var CounterChangeSchema = external_exports.strictObject({
+  /** The variant judged against the control. */
+  variant: external_exports.string().optional(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  /** The counter's key: `<component>:<series>` (tidb:go_memstats_mallocs_total). */
+  counter: external_exports.string(),
+  /** What it counts (observe/server-counters.ts COUNTER_GROUPS). */
+  group: external_exports.string(),
+  /** op: it follows the operations, judged per operation; s: it follows the clock (background), per second. */
+  per: external_exports.enum(["op", "s"]),
+  /** The estimator's centres of each side, per operation or per second. */
+  base: external_exports.number(),
+  head: external_exports.number(),
+  /** head/base − 1 and its interval; null where only one side counted any (`only`). */
+  change: external_exports.number().nullable(),
+  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
+  /** Only this side counted it, in every round. */
+  only: external_exports.enum(["base", "head"]).optional(),
+  /**
+   * A cost metric the spec judges (mallocs_per_op, `<counter>/op`): its verdict's own interval, at
+   * the verdict's confidence per cell; listed whenever that interval leaves out zero.
+   */
+  judged: external_exports.literal(true).optional()
+});
+var CounterReportSchema = external_exports.strictObject({
+  /** Counters tested, over cells and variants: the family the confidence is held over. */
+  tested: external_exports.number().int().nonnegative(),
+  /** The familywise confidence of the list (COUNTER_CONFIDENCE, or the verdict's when higher). */
+  confidence: external_exports.number(),
+  /** Per-test error rate: (1 − confidence) / tested. */
+  alpha_per_test: external_exports.number(),
+  /** Changes smaller than this are not listed (COUNTER_FLOOR). */
+  floor: external_exports.number(),
+  /** Counters per operation that moved beyond their noise, largest first. */
+  moved: external_exports.array(CounterChangeSchema),
+  /** Counters that follow the clock (background work) whose rate per second moved: shown, never read per operation. */
+  background: external_exports.array(CounterChangeSchema),
+  /** What the counters could not be read from (an endpoint reads only what its user may). */
+  note: external_exports.string().optional()
+});
+var hasCost = (c4) => !!c4 && c4.status === "ok" && c4.round > 0 && !!c4.cost && c4.cost.ops > 0 && c4.cost.window_s > 0;
+function pairedRounds(result, control, variant, key2) {
+  const of = (v) => result.cells.filter((c4) => c4.variant === v && c4.workload === key2.workload && c4.threads === key2.threads);
+  const heads = new Map(of(variant).map((c4) => [c4.round, c4]));
+  const out = [];
+  for (const b10 of of(control)) {
+    const h2 = heads.get(b10.round);
+    if (hasCost(b10) && hasCost(h2)) out.push({ base: keyed(b10), head: keyed(h2), block: b10.block ?? 1 });
+  }
+  return out;
+}
+var keyed = (c4) => ({
+  ...c4,
+  cost: {
+    ...c4.cost,
+    counters: sameSeries(c4.cost.counters),
+    ...c4.cost.idle_per_s ? { idle_per_s: sameSeries(c4.cost.idle_per_s) } : {},
+    ...c4.cost.reading_cost ? { reading_cost: sameSeries(c4.cost.reading_cost) } : {}
+  }
+});
+var growth = (c4, counter) => c4.cost.counters[counter] ?? 0;
+function followsClock(cells, counter) {
+  const grown = cells.map((c4) => growth(c4, counter));
+  const idle = cells.map((c4) => (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s);
+  if (!(mean(grown) > 0)) return false;
+  if (mean(idle) >= CLOCK_SHARE * mean(grown)) return true;
+  const byBlock = /* @__PURE__ */ new Map();
+  cells.forEach((c4, i) => {
+    const g = grown[i];
+    if (!(g > 0)) return;
+    const list = byBlock.get(c4.block ?? 1) ?? [];
+    list.push({ x: Math.log(c4.cost.ops / c4.cost.window_s), y: Math.log(g / c4.cost.window_s) });
+    byBlock.set(c4.block ?? 1, list);
+  });
+  let sxx = 0;
+  let sxy = 0;
+  let n = 0;
+  for (const pts of byBlock.values()) {
+    if (pts.length < 2) continue;
+    const mx = mean(pts.map((p) => p.x));
+    const my = mean(pts.map((p) => p.y));
+    for (const p of pts) {
+      sxx += (p.x - mx) ** 2;
+      sxy += (p.x - mx) * (p.y - my);
+    }
+    n += pts.length - 1;
+  }
+  if (n < 2 || Math.sqrt(sxx / n) < SLOPE_SPREAD) return false;
+  return sxy / sxx < CLOCK_SHARE;
+}
+function candidatesOf(key2, variant, rounds) {
+  const names = /* @__PURE__ */ new Set();
+  for (const r of rounds)
+    for (const c4 of [r.base, r.head])
+      for (const k2 of Object.keys(c4.cost.counters)) if (isServerCounter(k2) && !isTime(k2)) names.add(k2);
+  const out = [];
+  for (const counter of names) {
+    const b10 = rounds.map((r) => growth(r.base, counter));
+    const h2 = rounds.map((r) => growth(r.head, counter));
+    if (Math.max(mean(b10), mean(h2)) < MIN_EVENTS) continue;
+    const only = b10.every((x4) => x4 === 0) ? "head" : h2.every((x4) => x4 === 0) ? "base" : void 0;
+    if (!only && (b10.some((x4) => x4 === 0) || h2.some((x4) => x4 === 0))) continue;
+    if (only && (only === "head" ? h2 : b10).some((x4) => x4 === 0)) continue;
+    const clock2 = followsClock(
+      rounds.map((r) => r.base),
+      counter
+    ) || followsClock(
+      rounds.map((r) => r.head),
+      counter
+    );
+    out.push({ key: key2, variant, counter, per: clock2 ? "s" : "op", rounds, ...only ? { only } : {} });
+  }
+  return out;
+}
+var perUnit = (c4, counter, per) => {
+  if (per === "s") return growth(c4, counter) / c4.cost.window_s;
+  const net = growth(c4, counter) - (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s - (c4.cost.reading_cost?.[counter] ?? 0);
+  return Math.max(0, net) / c4.cost.ops;
+};
+function judged(c4, alpha) {
+  const base = c4.rounds.map((r) => perUnit(r.base, c4.counter, c4.per));
+  const head = c4.rounds.map((r) => perUnit(r.head, c4.counter, c4.per));
+  const id2 = { variant: c4.variant, ...c4.key, counter: c4.counter, group: counterGroup(c4.counter), per: c4.per };
+  const nothing = (xs) => xs.some((x4) => !(x4 > 0));
+  if (c4.only ? nothing(c4.only === "base" ? base : head) : nothing(base) || nothing(head)) return void 0;
+  if (c4.only) {
+    const side = c4.only === "base" ? base : head;
+    return {
+      ...id2,
+      base: c4.only === "base" ? mean(side) : 0,
+      head: c4.only === "head" ? mean(side) : 0,
+      change: null,
+      ci: null,
+      only: c4.only
+    };
+  }
+  const blocks = c4.rounds.map((r) => r.block);
+  const byBlocks = new Set(blocks).size > 1;
+  const shift = byBlocks ? blockLogShift(
+    base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] })),
+    null
+  ) : pairedLogShift(base, head, 0);
+  const centre = Math.exp(mean(base.map(Math.log)));
+  const j = judgeShift(
+    { ...c4.key, metric: c4.counter },
+    { better: "lower", tolerance: 0 },
+    shift,
+    { base: centre, head: centre * Math.exp(shift.estimate) },
+    alpha,
+    byBlocks ? "block-t" : "paired-t"
+  );
+  if (!j.ci || j.change === null || j.base === null || j.head === null) return void 0;
+  const [lo, hi] = j.ci;
+  if (lo <= 0 && hi >= 0) return void 0;
+  if (Math.abs(j.change) < COUNTER_FLOOR) return void 0;
+  return { ...id2, base: j.base, head: j.head, change: j.change, ci: j.ci };
+}
+var sameCell = (a4, b10) => a4.workload === b10.key.workload && a4.threads === b10.key.threads && a4.variant === b10.variant;
+function judgedSeries(metric, counter) {
+  const selectors = (costMetric(metric)?.selects ?? []).map(parseSelector);
+  return selectors.some((s2) => !!s2 && selects(s2, counter));
+}
+function judgedChanges(verdicts, control) {
+  const out = [];
+  for (const j of verdicts) {
+    if (!costMetric(j.metric) || !j.ci || j.change === null || j.base === null || j.head === null) continue;
+    if (j.ci[0] <= 0 && j.ci[1] >= 0) continue;
+    out.push({
+      variant: j.variant ?? control,
+      workload: j.workload,
+      threads: j.threads,
+      counter: j.metric,
+      group: counterGroup(j.metric),
+      per: "op",
+      base: j.base,
+      head: j.head,
+      change: j.change,
+      ci: j.ci,
+      judged: true
+    });
+  }
+  return out;
+}
+var size = (c4) => c4.change === null ? Number.POSITIVE_INFINITY : Math.abs(Math.log1p(c4.change));
+function whatMoved(result, control, variants, keys4, confidence, verdicts = []) {
+  const pooled2 = withPooledBackground(result);
+  const own = judgedChanges(verdicts, control);
+  const candidates = variants.flatMap((v) => keys4.flatMap((k2) => candidatesOf(k2, v, pairedRounds(pooled2, control, v, k2)))).filter((c4) => !own.some((j) => sameCell(j, c4) && judgedSeries(j.counter, c4.counter)));
+  if (!candidates.length && !own.length) return void 0;
+  const level = Math.max(confidence, COUNTER_CONFIDENCE);
+  const alpha = (1 - level) / Math.max(1, candidates.length);
+  const changes = [...own, ...candidates.map((c4) => judged(c4, alpha)).filter((c4) => !!c4)];
+  const order = (xs) => xs.sort(
+    (a4, b10) => keys4.findIndex((k2) => k2.workload === a4.workload && k2.threads === a4.threads) - keys4.findIndex((k2) => k2.workload === b10.workload && k2.threads === b10.threads) || variants.indexOf(a4.variant ?? "") - variants.indexOf(b10.variant ?? "") || size(b10) - size(a4)
+  );
+  return {
+    tested: candidates.length,
+    confidence: level,
+    alpha_per_test: alpha,
+    floor: COUNTER_FLOOR,
+    moved: order(changes.filter((c4) => c4.per === "op")),
+    background: order(changes.filter((c4) => c4.per === "s"))
+  };
+}
+
+// action/src/compare/verdict.ts
+var VERDICT_FORMAT = "tiperf.verdict";
+var CellJudgementSchema = external_exports.strictObject({
+  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
+  variant: external_exports.string().optional(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  metric: external_exports.string(),
+  better: external_exports.enum(["higher", "lower"]),
+  tolerance: external_exports.number(),
+  base: external_exports.number().nullable(),
+  head: external_exports.number().nullable(),
+  change: external_exports.number().nullable(),
+  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
+  mde: external_exports.number().nullable(),
+  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
+  needed: external_exports.number().int().positive().optional(),
+  verdict: external_exports.enum(CELL_VERDICTS),
+  n: external_exports.number().int(),
+  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
+  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
+  blocks: external_exports.number().int().optional(),
+  between_share: external_exports.number().min(0).max(1).optional(),
+  /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
+  winsorized: external_exports.number().int().positive().optional(),
+  /** compare.looks > 1: the look that decided it (1: the design's blocks), or the looks an undecided one took. */
+  looks: external_exports.number().int().positive().optional(),
+  reason: external_exports.string().optional()
+});
+var EffectSchema = external_exports.strictObject({
+  /** The variant judged against the control, and the control. */
+  variant: external_exports.string(),
+  against: external_exports.string(),
+  /** The spec key the two differ in. */
+  difference: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  /** true: shown to differ at run time; false: shown not to; absent: nothing recorded to tell. */
+  took_effect: external_exports.boolean().optional(),
+  detail: external_exports.string()
+});
+var SideSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  run_id: external_exports.string(),
+  result: external_exports.string(),
+  target: TargetInfoSchema.optional()
+});
+var EvidenceSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
+  resources: external_exports.array(ResourceUseSchema)
+});
+var CellProfileSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  component: external_exports.string(),
+  address: external_exports.string(),
+  /** cpu (absent: cpu); alloc: a Go server's allocations over the same seconds; stmts: a counting build's statements per function. */
+  kind: external_exports.enum(["cpu", "alloc", "stmts"]).optional(),
+  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
+  file: external_exports.string().optional(),
+  /** Its flame graph (SVG beside the profile), relative to the run directory. */
+  flame: external_exports.string().optional(),
+  error: external_exports.string().optional(),
+  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
+  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
+  /** What the re-run measured (its main throughput metric), beside the judged value. */
+  measured: external_exports.record(external_exports.string(), external_exports.number()).optional(),
+  /** Operations the load tool counted over the profile's seconds (its rate × those seconds). */
+  ops: external_exports.number().optional()
+});
+var GrowerSchema = external_exports.strictObject({
+  name: external_exports.string(),
+  base: external_exports.number(),
+  head: external_exports.number(),
+  delta: external_exports.number(),
+  share_delta: external_exports.number()
+});
+var ProfileDiffSchema = external_exports.strictObject({
+  variant: external_exports.string(),
+  against: external_exports.string(),
+  workload: external_exports.string(),
+  threads: external_exports.number().int(),
+  component: external_exports.string(),
+  kind: external_exports.enum(["cpu", "alloc", "stmts"]),
+  /** ms/op, KiB/op, stmts/op, or % (shares of each profile where the operations are unknown). */
+  unit: external_exports.string(),
+  total: external_exports.strictObject({ base: external_exports.number(), head: external_exports.number() }),
+  growers: external_exports.array(GrowerSchema),
+  shrinkers: external_exports.array(GrowerSchema),
+  /** The differential flame graph (head's stacks; red grew, blue shrank), relative to the run directory. */
+  flame: external_exports.string().optional()
+});
+var VerdictSchema = external_exports.strictObject({
+  format: external_exports.literal(VERDICT_FORMAT),
+  version: external_exports.literal(1),
+  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+  created_at: external_exports.string(),
+  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
+  base: SideSchema,
+  head: SideSchema,
+  /** More than two variants: every variant judged against the control (base), head among them. */
+  variants: external_exports.array(SideSchema).optional(),
+  host: HostSchema,
+  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
+  confidence: external_exports.number(),
+  alpha_per_cell: external_exports.number(),
+  /** How many cell × metric judgements share the family's error rate (looks included). */
+  comparisons: external_exports.number().int(),
+  order: external_exports.enum(["interleaved", "duet", "stored"]),
+  rounds: external_exports.number().int(),
+  max_rounds: external_exports.number().int(),
+  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
+  blocks: external_exports.number().int().optional(),
+  seed: external_exports.number().int().optional(),
+  benchmark_seconds: external_exports.number(),
+  /** Benchmark time not spent because every cell was decided before max_rounds. */
+  saved_seconds: external_exports.number(),
+  /**
+   * compare.looks > 1: looks taken (1: the design's blocks alone) of the most allowed, the design's
+   * own looks among them, and why a judgement left undecided got no further look.
+   */
+  looks: external_exports.strictObject({
+    taken: external_exports.number().int().positive(),
+    max: external_exports.number().int().positive(),
+    design: external_exports.number().int().positive(),
+    stopped: external_exports.string().optional(),
+    /**
+     * A comparison merged from shards: the further look due next (its number and its undecided
+     * cells), run as a wave of shards (compare --look-of); absent when none is.
+     */
+    next: external_exports.strictObject({
+      look: external_exports.number().int().min(2),
+      cells: external_exports.array(external_exports.strictObject({ workload: external_exports.string(), threads: external_exports.number().int().positive() }))
+    }).optional()
+  }).optional(),
+  cells: external_exports.array(CellJudgementSchema),
+  /**
+   * A comparison spread over runners (`compare --shard`, `tiperf merge`): how many shards it had,
+   * which arrived (each with its blocks and runner) and which did not. A missing shard never lets
+   * the check pass.
+   */
+  shards: external_exports.strictObject({
+    of: external_exports.number().int().positive(),
+    merged: external_exports.array(
+      external_exports.strictObject({
+        index: external_exports.number().int().positive(),
+        /** A further look's wave (compare --look-of) this part ran; absent: the design's blocks. */
+        look: external_exports.number().int().min(2).optional(),
+        blocks: external_exports.array(external_exports.number().int().positive()),
+        status: external_exports.string(),
+        runner: external_exports.string(),
+        result: external_exports.string()
+      })
+    ),
+    missing: external_exports.array(external_exports.number().int().positive()),
+    /** Shards of a further look's wave that left no part ("K of look L"). */
+    missing_in_looks: external_exports.array(external_exports.string()).optional()
+  }).optional(),
+  /**
+   * An expected cost, accepted: a maintainer (`by`, through the workflow's perf-regression-expected
+   * label) accepted this commit's regressed judgements (each as the comment says it). The check
+   * passes; the verdict stays a regression, and a later commit is judged afresh.
+   */
+  accepted: external_exports.strictObject({ by: external_exports.string(), cells: external_exports.array(external_exports.string()) }).optional(),
+  /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
+  same_target: external_exports.string().optional(),
+  /**
+   * The spec is new at the head (the pull request adopting it): why, the noise this A/A of its
+   * design measured (compare.noise to commit), and what the check detects at that noise.
+   */
+  adoption: external_exports.strictObject({
+    why: external_exports.string(),
+    /** The spec file as the pull request adds it (where the noise is to be committed). */
+    spec: external_exports.string(),
+    noise: external_exports.record(external_exports.string(), external_exports.unknown()),
+    detects: external_exports.array(external_exports.string())
+  }).optional(),
+  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
+  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
+  notes: external_exports.array(external_exports.string()),
+  /**
+   * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
+   * two instances of one configuration cannot be told from a change; the standard deviations such
+   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are borrowed
+   * (endpoints), so blocks of restarts are no remedy.
+   */
+  single_pair: external_exports.strictObject({
+    instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }),
+    restartable: external_exports.boolean().optional()
+  }).optional(),
+  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
+  evidence: external_exports.array(EvidenceSchema).optional(),
+  /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
+  effects: external_exports.array(EffectSchema).optional(),
+  /**
+   * Parts of a source change (base and head built from one tree) the target cannot judge where it
+   * ran, the paths that put each there, and what can judge them.
+   */
+  unseen: external_exports.array(external_exports.strictObject({ why: external_exports.string(), paths: external_exports.array(external_exports.string()), needs: external_exports.string() })).optional(),
+  /**
+   * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
+   * agreed (a regression not confirmed leaves the verdict inconclusive).
+   */
+  confirmation: external_exports.strictObject({
+    confirmed: external_exports.boolean(),
+    /** The first run's verdict, before the confirmation judged it. */
+    first: external_exports.enum(["pass", "regression", "inconclusive"]),
+    runs: external_exports.array(
+      external_exports.strictObject({
+        run_id: external_exports.string(),
+        result: external_exports.string(),
+        verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
+        cells: external_exports.array(CellJudgementSchema)
+      })
+    ),
+    /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
+    false_alarm: external_exports.number(),
+    /** A confirmation run as shards: those that did not arrive (the check cannot pass without them). */
+    missing_shards: external_exports.array(external_exports.number().int().positive()).optional()
+  }).optional(),
+  /**
+   * Throughput read with the cost per operation, per judged cell (compare/reading.ts): whether a
+   * change in throughput is the code doing more per operation, the same work done slower, or a
+   * costlier change hidden by spare capacity.
+   */
+  readings: external_exports.array(ReadingSchema).optional(),
+  /**
+   * What the servers did differently (compare/what-moved.ts): every counter they keep, per operation
+   * or per second, the ones that moved beyond their noise.
+   */
+  counters: CounterReportSchema.optional(),
+  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
+  profiles: external_exports.array(CellProfileSchema).optional(),
+  /** The regressed cells' profiles, base against head, function by function. */
+  profile_diffs: external_exports.array(ProfileDiffSchema).optional(),
+  cost: CostSchema.optional(),
+  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
+  provenance: external_exports.strictObject({
+    base_sha: external_exports.string().optional(),
+    head_sha: external_exports.string().optional(),
+    /** The pull request the comparison ran for (a later publishing job checks it against GitHub). */
+    pr: external_exports.number().int().positive().optional(),
+    run_url: external_exports.string().optional(),
+    artifacts_url: external_exports.string().optional()
+  }).optional()
+});
+function readVerdict(file) {
+  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
 }
 
 // action/src/drivers/go-tpc/index.ts
@@ -9998,12 +10496,163 @@ async function loadSpec(file) {
   return parseSpec(text3, file);
 }
 
+// action/src/publish/names.ts
+function parseRepo(value4, flag2 = "--repo") {
+  const m3 = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value4);
+  if (!m3)
+    throw new InputError(`${flag2} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value4)})`);
+  return { owner: m3[1], repo: m3[2] };
+}
+function parsePr(value4, flag2 = "--pr") {
+  if (!/^[1-9][0-9]{0,9}$/.test(value4))
+    throw new InputError(`${flag2} must be a pull request number, like 42 (got ${JSON.stringify(value4)})`);
+  return Number(value4);
+}
+function parseLogin(value4, flag2 = "--accepted-by") {
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value4))
+    throw new InputError(
+      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value4)}`
+    );
+  return value4;
+}
+
+// action/src/bench/preflight.ts
+import { accessSync, constants, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
+import { cpus as cpus3 } from "node:os";
+import { dirname as dirname2, resolve } from "node:path";
+function driverNeeds(spec) {
+  const byDriver = /* @__PURE__ */ new Map();
+  for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
+  return [...byDriver].map(([name, ws]) => {
+    const driver = driverOf(name);
+    return {
+      found: ws.every((w2) => driver.findTool(w2.script) !== void 0),
+      what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w2) => w2.name).join(", ")})`,
+      install: driver.install
+    };
+  });
+}
+function needsOf(spec, remoteLoad, borrowed, remoteDeploy) {
+  const needs = remoteLoad ? [] : driverNeeds(spec);
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, borrowed, remoteDeploy }));
+  if (spec.driver?.cpus !== void 0 && !remoteLoad)
+    needs.push({
+      found: anyTool(["taskset"]),
+      what: "taskset (driver.cpus)",
+      install: "the Debian package util-linux"
+    });
+  return needs;
+}
+function checkTools(specs, o = {}) {
+  const missing = /* @__PURE__ */ new Map();
+  for (const spec of specs)
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.borrowed ?? false, o.remoteDeploy ?? false))
+      if (!need.found) missing.set(need.what, need);
+  if (missing.size === 0) return;
+  const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
+  const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
+  const tools = [...missing.values()].some((n) => !n.install.startsWith("the Debian package"));
+  const hint = [
+    debian ? "scripts/setup.sh installs the Debian packages" : "",
+    tools ? "go-tpc and go-ycsb are in no Debian package: put them (or tiup) on PATH" : ""
+  ].filter(Boolean);
+  throw new RunError(`not installed here, so nothing was started:
+${list}
+(${hint.join("; ")})`);
+}
+var PSEUDO_FS = {
+  40864: "proc",
+  1650812274: "sysfs",
+  7377: "devpts",
+  2613483: "cgroup",
+  1667723888: "cgroup2",
+  1684170528: "debugfs",
+  1953653091: "tracefs",
+  1935894131: "securityfs",
+  1650812272: "configfs",
+  3405662737: "bpf"
+};
+function nearestExisting(path3) {
+  let p = resolve(path3);
+  while (!existsSync2(p) && dirname2(p) !== p) p = dirname2(p);
+  return p;
+}
+async function checkOutDir(dir, flag2 = "--out") {
+  const existing = nearestExisting(dir);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+  }
+  let fsName;
+  try {
+    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
+  } catch {
+  }
+  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
+    throw new InputError(
+      `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
+    );
+  }
+  if (existsSync2(dir) && !statSync(dir).isDirectory())
+    throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
+  try {
+    const missing = [];
+    for (let p = resolve(dir); p !== existing; p = dirname2(p)) missing.unshift(p);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    for (const p of missing)
+      await mkdir(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    const code = e.code;
+    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
+    throw new InputError(`${flag2} ${dir}: cannot write there: ${errnoText(e)}`);
+  }
+}
+async function checkOutFile(file, flag2) {
+  if (existsSync2(file) && statSync(file).isDirectory())
+    throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
+  await checkOutDir(dirname2(resolve(file)), flag2);
+}
+function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false, remoteServers = false) {
+  const out = [];
+  const { spec, variants } = loaded;
+  const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
+  const per = Math.max(1, Math.floor(cores2 / pairs));
+  spec.workloads.forEach((w2, i) => {
+    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * per);
+    if (heavy.length > 0) {
+      out.push(
+        remoteServers ? `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} from this machine's ${per} CPU(s), where the load tool runs: such a cell may measure the load tool more than the servers (a load host with more CPUs, or fewer threads)` : `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
+      );
+    }
+  });
+  if (spec.variants) {
+    const names = Object.keys(spec.variants);
+    if (command === "run") {
+      out.push(
+        `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`
+      );
+    } else if (variants) {
+      const unused = names.filter((n) => !variants.all.some((v) => v.name === n));
+      if (unused.length > 0) {
+        out.push(
+          `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`
+        );
+      }
+    }
+  }
+  return out;
+}
+
 // action/src/specfile/prepare.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
-import { existsSync as existsSync2 } from "node:fs";
+import { existsSync as existsSync3 } from "node:fs";
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve } from "node:path";
+import { resolve as resolve2 } from "node:path";
 import { promisify as promisify2 } from "node:util";
 
 // action/src/specfile/adoption.ts
@@ -10135,8 +10784,8 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 }
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
-    const file = resolve(src.cwd ?? ".", src.spec);
-    const own = existsSync2(file) ? await fileMapping(file) : {};
+    const file = resolve2(src.cwd ?? ".", src.spec);
+    const own = existsSync3(file) ? await fileMapping(file) : {};
     const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
@@ -10268,687 +10917,6 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
     ...loaded.profile ? { profile: loaded.profile } : {},
     ...loaded.builds ? { builds: loaded.builds } : {}
   };
-}
-
-// action/src/compare/background.ts
-var meanOf = (records) => {
-  const out = {};
-  for (const r of records)
-    for (const [k2, v] of Object.entries(r)) out[k2] = (out[k2] ?? 0) + v / records.length;
-  return out;
-};
-var ownOf = (c4) => c4.own_idle_per_s ? { per_s: c4.own_idle_per_s, per_reading: c4.own_reading_cost } : { per_s: c4.idle_per_s, per_reading: c4.reading_cost };
-function pooledBackground(result) {
-  const costs = result.cells.filter(
-    (c4) => c4.status === "ok" && c4.round > 0 && c4.cost && Object.keys(ownOf(c4.cost).per_s ?? {}).length
-  ).map((c4) => ownOf(c4.cost));
-  if (!costs.length) return void 0;
-  return {
-    per_s: meanOf(costs.map((c4) => c4.per_s ?? {})),
-    per_reading: meanOf(costs.map((c4) => c4.per_reading ?? {}))
-  };
-}
-function withPooledBackground(result) {
-  const bg = pooledBackground(result);
-  if (!bg) return result;
-  const cells = result.cells.map((c4) => {
-    if (!c4.cost || c4.round <= 0) return c4;
-    const cost = c4.cost;
-    const metrics = Object.fromEntries(
-      Object.entries(c4.metrics).map(([name, m3]) => {
-        const value4 = netCost(name, cost.counters, cost.window_s, cost.ops, bg);
-        return [name, value4 === void 0 ? m3 : { ...m3, value: value4 }];
-      })
-    );
-    const own = ownOf(cost);
-    return {
-      ...c4,
-      metrics,
-      cost: {
-        ...cost,
-        idle_per_s: bg.per_s,
-        reading_cost: bg.per_reading,
-        // what it measured itself (nothing, where it measured none): the run's background again from it
-        own_idle_per_s: own.per_s ?? {},
-        own_reading_cost: own.per_reading ?? {}
-      }
-    };
-  });
-  return { ...result, cells };
-}
-function withCounterMetrics(result, names) {
-  const wanted = names.filter((n) => costMetric(n));
-  if (!wanted.length) return result;
-  const cells = result.cells.map((c4) => {
-    const cost = c4.cost;
-    const missing = wanted.filter((n) => !c4.metrics[n]);
-    if (!cost || c4.round <= 0 || !missing.length) return c4;
-    const own = ownOf(cost);
-    const bg = { per_s: own.per_s ?? {}, per_reading: own.per_reading ?? {} };
-    const added = missing.flatMap((n) => {
-      const value4 = netCost(n, cost.counters, cost.window_s, cost.ops, bg);
-      const unit2 = costMetric(n)?.unit ?? "1/op";
-      return value4 === void 0 ? [] : [[n, { value: value4, unit: unit2, better: "lower" }]];
-    });
-    return { ...c4, metrics: { ...c4.metrics, ...Object.fromEntries(added) } };
-  });
-  return { ...result, cells };
-}
-
-// action/src/compare/what-moved.ts
-var COUNTER_CONFIDENCE = 0.99;
-var COUNTER_FLOOR = 0.01;
-var CLOCK_SHARE = 0.5;
-var SLOPE_SPREAD = 0.02;
-var CounterChangeSchema = external_exports.strictObject({
-  /** The variant judged against the control. */
-  variant: external_exports.string().optional(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  /** The counter's key: `<component>:<series>` (tidb:go_memstats_mallocs_total). */
-  counter: external_exports.string(),
-  /** What it counts (observe/server-counters.ts COUNTER_GROUPS). */
-  group: external_exports.string(),
-  /** op: it follows the operations, judged per operation; s: it follows the clock (background), per second. */
-  per: external_exports.enum(["op", "s"]),
-  /** The estimator's centres of each side, per operation or per second. */
-  base: external_exports.number(),
-  head: external_exports.number(),
-  /** head/base − 1 and its interval; null where only one side counted any (`only`). */
-  change: external_exports.number().nullable(),
-  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
-  /** Only this side counted it, in every round. */
-  only: external_exports.enum(["base", "head"]).optional(),
-  /**
-   * A cost metric the spec judges (mallocs_per_op, `<counter>/op`): its verdict's own interval, at
-   * the verdict's confidence per cell; listed whenever that interval leaves out zero.
-   */
-  judged: external_exports.literal(true).optional()
-});
-var CounterReportSchema = external_exports.strictObject({
-  /** Counters tested, over cells and variants: the family the confidence is held over. */
-  tested: external_exports.number().int().nonnegative(),
-  /** The familywise confidence of the list (COUNTER_CONFIDENCE, or the verdict's when higher). */
-  confidence: external_exports.number(),
-  /** Per-test error rate: (1 − confidence) / tested. */
-  alpha_per_test: external_exports.number(),
-  /** Changes smaller than this are not listed (COUNTER_FLOOR). */
-  floor: external_exports.number(),
-  /** Counters per operation that moved beyond their noise, largest first. */
-  moved: external_exports.array(CounterChangeSchema),
-  /** Counters that follow the clock (background work) whose rate per second moved: shown, never read per operation. */
-  background: external_exports.array(CounterChangeSchema),
-  /** What the counters could not be read from (an endpoint reads only what its user may). */
-  note: external_exports.string().optional()
-});
-var hasCost = (c4) => !!c4 && c4.status === "ok" && c4.round > 0 && !!c4.cost && c4.cost.ops > 0 && c4.cost.window_s > 0;
-function pairedRounds(result, control, variant, key2) {
-  const of = (v) => result.cells.filter((c4) => c4.variant === v && c4.workload === key2.workload && c4.threads === key2.threads);
-  const heads = new Map(of(variant).map((c4) => [c4.round, c4]));
-  const out = [];
-  for (const b10 of of(control)) {
-    const h2 = heads.get(b10.round);
-    if (hasCost(b10) && hasCost(h2)) out.push({ base: keyed(b10), head: keyed(h2), block: b10.block ?? 1 });
-  }
-  return out;
-}
-var keyed = (c4) => ({
-  ...c4,
-  cost: {
-    ...c4.cost,
-    counters: sameSeries(c4.cost.counters),
-    ...c4.cost.idle_per_s ? { idle_per_s: sameSeries(c4.cost.idle_per_s) } : {},
-    ...c4.cost.reading_cost ? { reading_cost: sameSeries(c4.cost.reading_cost) } : {}
-  }
-});
-var growth = (c4, counter) => c4.cost.counters[counter] ?? 0;
-function followsClock(cells, counter) {
-  const grown = cells.map((c4) => growth(c4, counter));
-  const idle = cells.map((c4) => (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s);
-  if (!(mean(grown) > 0)) return false;
-  if (mean(idle) >= CLOCK_SHARE * mean(grown)) return true;
-  const byBlock = /* @__PURE__ */ new Map();
-  cells.forEach((c4, i) => {
-    const g = grown[i];
-    if (!(g > 0)) return;
-    const list = byBlock.get(c4.block ?? 1) ?? [];
-    list.push({ x: Math.log(c4.cost.ops / c4.cost.window_s), y: Math.log(g / c4.cost.window_s) });
-    byBlock.set(c4.block ?? 1, list);
-  });
-  let sxx = 0;
-  let sxy = 0;
-  let n = 0;
-  for (const pts of byBlock.values()) {
-    if (pts.length < 2) continue;
-    const mx = mean(pts.map((p) => p.x));
-    const my = mean(pts.map((p) => p.y));
-    for (const p of pts) {
-      sxx += (p.x - mx) ** 2;
-      sxy += (p.x - mx) * (p.y - my);
-    }
-    n += pts.length - 1;
-  }
-  if (n < 2 || Math.sqrt(sxx / n) < SLOPE_SPREAD) return false;
-  return sxy / sxx < CLOCK_SHARE;
-}
-function candidatesOf(key2, variant, rounds) {
-  const names = /* @__PURE__ */ new Set();
-  for (const r of rounds)
-    for (const c4 of [r.base, r.head])
-      for (const k2 of Object.keys(c4.cost.counters)) if (isServerCounter(k2) && !isTime(k2)) names.add(k2);
-  const out = [];
-  for (const counter of names) {
-    const b10 = rounds.map((r) => growth(r.base, counter));
-    const h2 = rounds.map((r) => growth(r.head, counter));
-    if (Math.max(mean(b10), mean(h2)) < MIN_EVENTS) continue;
-    const only = b10.every((x4) => x4 === 0) ? "head" : h2.every((x4) => x4 === 0) ? "base" : void 0;
-    if (!only && (b10.some((x4) => x4 === 0) || h2.some((x4) => x4 === 0))) continue;
-    if (only && (only === "head" ? h2 : b10).some((x4) => x4 === 0)) continue;
-    const clock2 = followsClock(
-      rounds.map((r) => r.base),
-      counter
-    ) || followsClock(
-      rounds.map((r) => r.head),
-      counter
-    );
-    out.push({ key: key2, variant, counter, per: clock2 ? "s" : "op", rounds, ...only ? { only } : {} });
-  }
-  return out;
-}
-var perUnit = (c4, counter, per) => {
-  if (per === "s") return growth(c4, counter) / c4.cost.window_s;
-  const net = growth(c4, counter) - (c4.cost.idle_per_s?.[counter] ?? 0) * c4.cost.window_s - (c4.cost.reading_cost?.[counter] ?? 0);
-  return Math.max(0, net) / c4.cost.ops;
-};
-function judged(c4, alpha) {
-  const base = c4.rounds.map((r) => perUnit(r.base, c4.counter, c4.per));
-  const head = c4.rounds.map((r) => perUnit(r.head, c4.counter, c4.per));
-  const id2 = { variant: c4.variant, ...c4.key, counter: c4.counter, group: counterGroup(c4.counter), per: c4.per };
-  const nothing = (xs) => xs.some((x4) => !(x4 > 0));
-  if (c4.only ? nothing(c4.only === "base" ? base : head) : nothing(base) || nothing(head)) return void 0;
-  if (c4.only) {
-    const side = c4.only === "base" ? base : head;
-    return {
-      ...id2,
-      base: c4.only === "base" ? mean(side) : 0,
-      head: c4.only === "head" ? mean(side) : 0,
-      change: null,
-      ci: null,
-      only: c4.only
-    };
-  }
-  const blocks = c4.rounds.map((r) => r.block);
-  const byBlocks = new Set(blocks).size > 1;
-  const shift = byBlocks ? blockLogShift(
-    base.map((b10, i) => ({ block: blocks[i], base: b10, head: head[i] })),
-    null
-  ) : pairedLogShift(base, head, 0);
-  const centre = Math.exp(mean(base.map(Math.log)));
-  const j = judgeShift(
-    { ...c4.key, metric: c4.counter },
-    { better: "lower", tolerance: 0 },
-    shift,
-    { base: centre, head: centre * Math.exp(shift.estimate) },
-    alpha,
-    byBlocks ? "block-t" : "paired-t"
-  );
-  if (!j.ci || j.change === null || j.base === null || j.head === null) return void 0;
-  const [lo, hi] = j.ci;
-  if (lo <= 0 && hi >= 0) return void 0;
-  if (Math.abs(j.change) < COUNTER_FLOOR) return void 0;
-  return { ...id2, base: j.base, head: j.head, change: j.change, ci: j.ci };
-}
-var sameCell = (a4, b10) => a4.workload === b10.key.workload && a4.threads === b10.key.threads && a4.variant === b10.variant;
-function judgedSeries(metric, counter) {
-  const selectors = (costMetric(metric)?.selects ?? []).map(parseSelector);
-  return selectors.some((s2) => !!s2 && selects(s2, counter));
-}
-function judgedChanges(verdicts, control) {
-  const out = [];
-  for (const j of verdicts) {
-    if (!costMetric(j.metric) || !j.ci || j.change === null || j.base === null || j.head === null) continue;
-    if (j.ci[0] <= 0 && j.ci[1] >= 0) continue;
-    out.push({
-      variant: j.variant ?? control,
-      workload: j.workload,
-      threads: j.threads,
-      counter: j.metric,
-      group: counterGroup(j.metric),
-      per: "op",
-      base: j.base,
-      head: j.head,
-      change: j.change,
-      ci: j.ci,
-      judged: true
-    });
-  }
-  return out;
-}
-var size = (c4) => c4.change === null ? Number.POSITIVE_INFINITY : Math.abs(Math.log1p(c4.change));
-function whatMoved(result, control, variants, keys4, confidence, verdicts = []) {
-  const pooled2 = withPooledBackground(result);
-  const own = judgedChanges(verdicts, control);
-  const candidates = variants.flatMap((v) => keys4.flatMap((k2) => candidatesOf(k2, v, pairedRounds(pooled2, control, v, k2)))).filter((c4) => !own.some((j) => sameCell(j, c4) && judgedSeries(j.counter, c4.counter)));
-  if (!candidates.length && !own.length) return void 0;
-  const level = Math.max(confidence, COUNTER_CONFIDENCE);
-  const alpha = (1 - level) / Math.max(1, candidates.length);
-  const changes = [...own, ...candidates.map((c4) => judged(c4, alpha)).filter((c4) => !!c4)];
-  const order = (xs) => xs.sort(
-    (a4, b10) => keys4.findIndex((k2) => k2.workload === a4.workload && k2.threads === a4.threads) - keys4.findIndex((k2) => k2.workload === b10.workload && k2.threads === b10.threads) || variants.indexOf(a4.variant ?? "") - variants.indexOf(b10.variant ?? "") || size(b10) - size(a4)
-  );
-  return {
-    tested: candidates.length,
-    confidence: level,
-    alpha_per_test: alpha,
-    floor: COUNTER_FLOOR,
-    moved: order(changes.filter((c4) => c4.per === "op")),
-    background: order(changes.filter((c4) => c4.per === "s"))
-  };
-}
-
-// action/src/compare/verdict.ts
-var VERDICT_FORMAT = "tiperf.verdict";
-var CellJudgementSchema = external_exports.strictObject({
-  /** The variant judged against the control (compare runs; absent in diffs of stored results). */
-  variant: external_exports.string().optional(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  metric: external_exports.string(),
-  better: external_exports.enum(["higher", "lower"]),
-  tolerance: external_exports.number(),
-  base: external_exports.number().nullable(),
-  head: external_exports.number().nullable(),
-  change: external_exports.number().nullable(),
-  ci: external_exports.tuple([external_exports.number(), external_exports.number()]).nullable(),
-  mde: external_exports.number().nullable(),
-  /** Inconclusive: samples (rounds, or blocks for block-t) that would decide it at this noise. */
-  needed: external_exports.number().int().positive().optional(),
-  verdict: external_exports.enum(CELL_VERDICTS),
-  n: external_exports.number().int(),
-  method: external_exports.enum(["paired-t", "welch-t", "block-t"]),
-  /** block-t: blocks (server instances) judged, and the share of the variance between them. */
-  blocks: external_exports.number().int().optional(),
-  between_share: external_exports.number().min(0).max(1).optional(),
-  /** block-t: rounds pulled in to 3 robust standard deviations of the median round (stats.ts winsorize). */
-  winsorized: external_exports.number().int().positive().optional(),
-  /** compare.looks > 1: the look that decided it (1: the design's blocks), or the looks an undecided one took. */
-  looks: external_exports.number().int().positive().optional(),
-  reason: external_exports.string().optional()
-});
-var EffectSchema = external_exports.strictObject({
-  /** The variant judged against the control, and the control. */
-  variant: external_exports.string(),
-  against: external_exports.string(),
-  /** The spec key the two differ in. */
-  difference: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  /** true: shown to differ at run time; false: shown not to; absent: nothing recorded to tell. */
-  took_effect: external_exports.boolean().optional(),
-  detail: external_exports.string()
-});
-var SideSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  run_id: external_exports.string(),
-  result: external_exports.string(),
-  target: TargetInfoSchema.optional()
-});
-var EvidenceSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
-  resources: external_exports.array(ResourceUseSchema)
-});
-var CellProfileSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  component: external_exports.string(),
-  address: external_exports.string(),
-  /** cpu (absent: cpu); alloc: a Go server's allocations over the same seconds; stmts: a counting build's statements per function. */
-  kind: external_exports.enum(["cpu", "alloc", "stmts"]).optional(),
-  /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
-  file: external_exports.string().optional(),
-  /** Its flame graph (SVG beside the profile), relative to the run directory. */
-  flame: external_exports.string().optional(),
-  error: external_exports.string().optional(),
-  /** The busiest functions (`go tool pprof -top`), where Go's pprof was at hand. */
-  top: external_exports.array(external_exports.strictObject({ flat_pct: external_exports.number(), cum_pct: external_exports.number(), name: external_exports.string() })).optional(),
-  /** What the re-run measured (its main throughput metric), beside the judged value. */
-  measured: external_exports.record(external_exports.string(), external_exports.number()).optional(),
-  /** Operations the load tool counted over the profile's seconds (its rate × those seconds). */
-  ops: external_exports.number().optional()
-});
-var GrowerSchema = external_exports.strictObject({
-  name: external_exports.string(),
-  base: external_exports.number(),
-  head: external_exports.number(),
-  delta: external_exports.number(),
-  share_delta: external_exports.number()
-});
-var ProfileDiffSchema = external_exports.strictObject({
-  variant: external_exports.string(),
-  against: external_exports.string(),
-  workload: external_exports.string(),
-  threads: external_exports.number().int(),
-  component: external_exports.string(),
-  kind: external_exports.enum(["cpu", "alloc", "stmts"]),
-  /** ms/op, KiB/op, stmts/op, or % (shares of each profile where the operations are unknown). */
-  unit: external_exports.string(),
-  total: external_exports.strictObject({ base: external_exports.number(), head: external_exports.number() }),
-  growers: external_exports.array(GrowerSchema),
-  shrinkers: external_exports.array(GrowerSchema),
-  /** The differential flame graph (head's stacks; red grew, blue shrank), relative to the run directory. */
-  flame: external_exports.string().optional()
-});
-var VerdictSchema = external_exports.strictObject({
-  format: external_exports.literal(VERDICT_FORMAT),
-  version: external_exports.literal(1),
-  verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
-  created_at: external_exports.string(),
-  spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
-  base: SideSchema,
-  head: SideSchema,
-  /** More than two variants: every variant judged against the control (base), head among them. */
-  variants: external_exports.array(SideSchema).optional(),
-  host: HostSchema,
-  /** Familywise confidence; every interval is at the Bonferroni-corrected per-cell level. */
-  confidence: external_exports.number(),
-  alpha_per_cell: external_exports.number(),
-  /** How many cell × metric judgements share the family's error rate (looks included). */
-  comparisons: external_exports.number().int(),
-  order: external_exports.enum(["interleaved", "duet", "stored"]),
-  rounds: external_exports.number().int(),
-  max_rounds: external_exports.number().int(),
-  /** compare.blocks: fresh server instances per variant, the unit of the intervals (absent: 1). */
-  blocks: external_exports.number().int().optional(),
-  seed: external_exports.number().int().optional(),
-  benchmark_seconds: external_exports.number(),
-  /** Benchmark time not spent because every cell was decided before max_rounds. */
-  saved_seconds: external_exports.number(),
-  /**
-   * compare.looks > 1: looks taken (1: the design's blocks alone) of the most allowed, the design's
-   * own looks among them, and why a judgement left undecided got no further look.
-   */
-  looks: external_exports.strictObject({
-    taken: external_exports.number().int().positive(),
-    max: external_exports.number().int().positive(),
-    design: external_exports.number().int().positive(),
-    stopped: external_exports.string().optional(),
-    /**
-     * A comparison merged from shards: the further look due next (its number and its undecided
-     * cells), run as a wave of shards (compare --look-of); absent when none is.
-     */
-    next: external_exports.strictObject({
-      look: external_exports.number().int().min(2),
-      cells: external_exports.array(external_exports.strictObject({ workload: external_exports.string(), threads: external_exports.number().int().positive() }))
-    }).optional()
-  }).optional(),
-  cells: external_exports.array(CellJudgementSchema),
-  /**
-   * A comparison spread over runners (`compare --shard`, `tiperf merge`): how many shards it had,
-   * which arrived (each with its blocks and runner) and which did not. A missing shard never lets
-   * the check pass.
-   */
-  shards: external_exports.strictObject({
-    of: external_exports.number().int().positive(),
-    merged: external_exports.array(
-      external_exports.strictObject({
-        index: external_exports.number().int().positive(),
-        /** A further look's wave (compare --look-of) this part ran; absent: the design's blocks. */
-        look: external_exports.number().int().min(2).optional(),
-        blocks: external_exports.array(external_exports.number().int().positive()),
-        status: external_exports.string(),
-        runner: external_exports.string(),
-        result: external_exports.string()
-      })
-    ),
-    missing: external_exports.array(external_exports.number().int().positive()),
-    /** Shards of a further look's wave that left no part ("K of look L"). */
-    missing_in_looks: external_exports.array(external_exports.string()).optional()
-  }).optional(),
-  /**
-   * An expected cost, accepted: a maintainer (`by`, through the workflow's perf-regression-expected
-   * label) accepted this commit's regressed judgements (each as the comment says it). The check
-   * passes; the verdict stays a regression, and a later commit is judged afresh.
-   */
-  accepted: external_exports.strictObject({ by: external_exports.string(), cells: external_exports.array(external_exports.string()) }).optional(),
-  /** Base and head resolved to one target (nothing the spec measures changed): why; nothing was measured. */
-  same_target: external_exports.string().optional(),
-  /**
-   * The spec is new at the head (the pull request adopting it): why, the noise this A/A of its
-   * design measured (compare.noise to commit), and what the check detects at that noise.
-   */
-  adoption: external_exports.strictObject({
-    why: external_exports.string(),
-    /** The spec file as the pull request adds it (where the noise is to be committed). */
-    spec: external_exports.string(),
-    noise: external_exports.record(external_exports.string(), external_exports.unknown()),
-    detects: external_exports.array(external_exports.string())
-  }).optional(),
-  /** compare.inconclusive: what an inconclusive cell does to the check (absent: warn). */
-  inconclusive: external_exports.enum(["fail", "warn", "pass"]).optional(),
-  notes: external_exports.array(external_exports.string()),
-  /**
-   * One instance pair (compare.blocks 1, each variant on servers of its own): a steady gap between
-   * two instances of one configuration cannot be told from a change; the standard deviations such
-   * gaps had in tiperf's own A/A banks (bench/); `restartable` false: the servers are borrowed
-   * (endpoints), so blocks of restarts are no remedy.
-   */
-  single_pair: external_exports.strictObject({
-    instance_gap_sd: external_exports.strictObject({ low: external_exports.number(), high: external_exports.number() }),
-    restartable: external_exports.boolean().optional()
-  }).optional(),
-  /** Resource use and bottleneck hints per variant × workload × threads, where they were sampled. */
-  evidence: external_exports.array(EvidenceSchema).optional(),
-  /** Per variant difference and cell: shown to take effect, shown not to, or not recorded. */
-  effects: external_exports.array(EffectSchema).optional(),
-  /**
-   * Parts of a source change (base and head built from one tree) the target cannot judge where it
-   * ran, the paths that put each there, and what can judge them.
-   */
-  unseen: external_exports.array(external_exports.strictObject({ why: external_exports.string(), paths: external_exports.array(external_exports.string()), needs: external_exports.string() })).optional(),
-  /**
-   * compare.confirm: the re-runs of the regressed cells on fresh instances, and whether they
-   * agreed (a regression not confirmed leaves the verdict inconclusive).
-   */
-  confirmation: external_exports.strictObject({
-    confirmed: external_exports.boolean(),
-    /** The first run's verdict, before the confirmation judged it. */
-    first: external_exports.enum(["pass", "regression", "inconclusive"]),
-    runs: external_exports.array(
-      external_exports.strictObject({
-        run_id: external_exports.string(),
-        result: external_exports.string(),
-        verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
-        cells: external_exports.array(CellJudgementSchema)
-      })
-    ),
-    /** The chance of a false alarm of the whole procedure (first run and confirmations), if independent. */
-    false_alarm: external_exports.number(),
-    /** A confirmation run as shards: those that did not arrive (the check cannot pass without them). */
-    missing_shards: external_exports.array(external_exports.number().int().positive()).optional()
-  }).optional(),
-  /**
-   * Throughput read with the cost per operation, per judged cell (compare/reading.ts): whether a
-   * change in throughput is the code doing more per operation, the same work done slower, or a
-   * costlier change hidden by spare capacity.
-   */
-  readings: external_exports.array(ReadingSchema).optional(),
-  /**
-   * What the servers did differently (compare/what-moved.ts): every counter they keep, per operation
-   * or per second, the ones that moved beyond their noise.
-   */
-  counters: CounterReportSchema.optional(),
-  /** CPU profiles per side of the regressed cells (compare.profiles), for the comment's links. */
-  profiles: external_exports.array(CellProfileSchema).optional(),
-  /** The regressed cells' profiles, base against head, function by function. */
-  profile_diffs: external_exports.array(ProfileDiffSchema).optional(),
-  cost: CostSchema.optional(),
-  /** Where the verdict came from (the Action fills it in): the commits compared and the workflow run. */
-  provenance: external_exports.strictObject({
-    base_sha: external_exports.string().optional(),
-    head_sha: external_exports.string().optional(),
-    /** The pull request the comparison ran for (a later publishing job checks it against GitHub). */
-    pr: external_exports.number().int().positive().optional(),
-    run_url: external_exports.string().optional(),
-    artifacts_url: external_exports.string().optional()
-  }).optional()
-});
-function readVerdict(file) {
-  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
-}
-
-// action/src/publish/names.ts
-function parseRepo(value4, flag2 = "--repo") {
-  const m3 = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value4);
-  if (!m3)
-    throw new InputError(`${flag2} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value4)})`);
-  return { owner: m3[1], repo: m3[2] };
-}
-function parsePr(value4, flag2 = "--pr") {
-  if (!/^[1-9][0-9]{0,9}$/.test(value4))
-    throw new InputError(`${flag2} must be a pull request number, like 42 (got ${JSON.stringify(value4)})`);
-  return Number(value4);
-}
-function parseLogin(value4, flag2 = "--accepted-by") {
-  if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value4))
-    throw new InputError(
-      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value4)}`
-    );
-  return value4;
-}
-
-// action/src/bench/preflight.ts
-import { accessSync, constants, existsSync as existsSync3, realpathSync, statfsSync, statSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { cpus as cpus3 } from "node:os";
-import { dirname as dirname2, resolve as resolve2 } from "node:path";
-function driverNeeds(spec) {
-  const byDriver = /* @__PURE__ */ new Map();
-  for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
-  return [...byDriver].map(([name, ws]) => {
-    const driver = driverOf(name);
-    return {
-      found: ws.every((w2) => driver.findTool(w2.script) !== void 0),
-      what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w2) => w2.name).join(", ")})`,
-      install: driver.install
-    };
-  });
-}
-function needsOf(spec, remoteLoad, borrowed, remoteDeploy) {
-  const needs = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, borrowed, remoteDeploy }));
-  if (spec.driver?.cpus !== void 0 && !remoteLoad)
-    needs.push({
-      found: anyTool(["taskset"]),
-      what: "taskset (driver.cpus)",
-      install: "the Debian package util-linux"
-    });
-  return needs;
-}
-function checkTools(specs, o = {}) {
-  const missing = /* @__PURE__ */ new Map();
-  for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false, o.borrowed ?? false, o.remoteDeploy ?? false))
-      if (!need.found) missing.set(need.what, need);
-  if (missing.size === 0) return;
-  const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
-  const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
-  const tools = [...missing.values()].some((n) => !n.install.startsWith("the Debian package"));
-  const hint = [
-    debian ? "scripts/setup.sh installs the Debian packages" : "",
-    tools ? "go-tpc and go-ycsb are in no Debian package: put them (or tiup) on PATH" : ""
-  ].filter(Boolean);
-  throw new RunError(`not installed here, so nothing was started:
-${list}
-(${hint.join("; ")})`);
-}
-var PSEUDO_FS = {
-  40864: "proc",
-  1650812274: "sysfs",
-  7377: "devpts",
-  2613483: "cgroup",
-  1667723888: "cgroup2",
-  1684170528: "debugfs",
-  1953653091: "tracefs",
-  1935894131: "securityfs",
-  1650812272: "configfs",
-  3405662737: "bpf"
-};
-function nearestExisting(path3) {
-  let p = resolve2(path3);
-  while (!existsSync3(p) && dirname2(p) !== p) p = dirname2(p);
-  return p;
-}
-async function checkOutDir(dir, flag2 = "--out") {
-  const existing = nearestExisting(dir);
-  let real = existing;
-  try {
-    real = realpathSync(existing);
-  } catch {
-  }
-  let fsName;
-  try {
-    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
-  } catch {
-  }
-  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
-    throw new InputError(
-      `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
-    );
-  }
-  if (existsSync3(dir) && !statSync(dir).isDirectory())
-    throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
-  try {
-    const missing = [];
-    for (let p = resolve2(dir); p !== existing; p = dirname2(p)) missing.unshift(p);
-    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
-    accessSync(existing, constants.W_OK | constants.X_OK);
-    for (const p of missing)
-      await mkdir(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
-    accessSync(dir, constants.W_OK | constants.X_OK);
-  } catch (e) {
-    const code = e.code;
-    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
-    throw new InputError(`${flag2} ${dir}: cannot write there: ${errnoText(e)}`);
-  }
-}
-async function checkOutFile(file, flag2) {
-  if (existsSync3(file) && statSync(file).isDirectory())
-    throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
-  await checkOutDir(dirname2(resolve2(file)), flag2);
-}
-function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false, remoteServers = false) {
-  const out = [];
-  const { spec, variants } = loaded;
-  const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
-  const per = Math.max(1, Math.floor(cores2 / pairs));
-  spec.workloads.forEach((w2, i) => {
-    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * per);
-    if (heavy.length > 0) {
-      out.push(
-        remoteServers ? `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} from this machine's ${per} CPU(s), where the load tool runs: such a cell may measure the load tool more than the servers (a load host with more CPUs, or fewer threads)` : `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
-      );
-    }
-  });
-  if (spec.variants) {
-    const names = Object.keys(spec.variants);
-    if (command === "run") {
-      out.push(
-        `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`
-      );
-    } else if (variants) {
-      const unused = names.filter((n) => !variants.all.some((v) => v.name === n));
-      if (unused.length > 0) {
-        out.push(
-          `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`
-        );
-      }
-    }
-  }
-  return out;
 }
 
 // action/src/bench/builds.ts
@@ -12609,7 +12577,8 @@ function planTarget(loaded, o) {
   });
 }
 var PLAN_FORMAT = "tiperf.plan/1";
-async function planRun(given, o) {
+async function planRun(given, options) {
+  const { seed, shard, look, shards, ...o } = options;
   const prefix = o.runId ? `tiperf-${o.runId.split("-").pop()}` : `tiperf-${given.spec.name}`;
   const { target: target2, loaded, designLine } = await targetAndDesign(given, o, prefix);
   const phases = phasesOf(loaded, target2, o);
@@ -12620,11 +12589,12 @@ async function planRun(given, o) {
   const design = scheduleOf(
     loaded,
     phases.grouped,
-    o.seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
+    seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
   );
   const detect = design ? detectionOf(loaded, design.looks.length) : void 0;
-  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, o, est.seconds);
-  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, est.seconds) : void 0;
+  const cut = { seed, shard, look };
+  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, cut, est.seconds);
+  const runners = shards && whole ? runnersOf(loaded, whole, shards, est.seconds) : void 0;
   const refusals = [
     ...wave?.refusals ?? [],
     ...shardRefused,
@@ -12632,9 +12602,7 @@ async function planRun(given, o) {
     ...target2.refusals,
     ...budgetRefusal(loaded, est.seconds),
     ...duetRefusals(loaded, target2, o.cores),
-    ...phases.refusals,
-    ...detect?.refusals ?? [],
-    ...cost.refusals
+    ...[phases, detect, cost].flatMap((x4) => x4?.refusals ?? [])
   ];
   const orderLine = orderLineOf(given, loaded, target2, o.cores);
   const head = [
@@ -12645,7 +12613,7 @@ async function planRun(given, o) {
     ...wave?.line ? [wave.line] : [],
     ...shardLine ? [shardLine] : [],
     ...runners?.lines ?? [],
-    ...o.shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
+    ...shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
     ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
@@ -12667,16 +12635,10 @@ async function planRun(given, o) {
     variant_steps: variantStepsJson(phases),
     ...schedule ? { schedule } : {}
   };
-  const files = {
-    "plan.txt": text3,
-    "plan.json": `${JSON.stringify(json2, null, 2)}
-`
-  };
-  for (const [name, body] of Object.entries(target2.files)) files[join2(target2.kind, name)] = body;
   return {
     loaded,
     text: text3,
-    files,
+    files: planFiles(text3, json2, target2),
     target: target2,
     refusals,
     seconds: est.seconds,
@@ -12684,8 +12646,17 @@ async function planRun(given, o) {
     ...schedule ? { schedule } : {},
     ...loadPlanOf(phases),
     given,
-    options: o
+    options
   };
+}
+function planFiles(text3, json2, target2) {
+  const files = {
+    "plan.txt": text3,
+    "plan.json": `${JSON.stringify(json2, null, 2)}
+`
+  };
+  for (const [name, body] of Object.entries(target2.files)) files[join2(target2.kind, name)] = body;
+  return files;
 }
 function warningsOf(loaded, target2, o) {
   const notOwn = target2.remoteDeploy === true || target2.ownership === "borrowed";
@@ -66795,6 +66766,12 @@ function profileDiffsHtml(diffs) {
   return out;
 }
 
+// action/src/commands/exit.ts
+function exitCodeOf(v, inconclusive = v.inconclusive ?? "warn") {
+  if (v.accepted) return EXIT.ok;
+  return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
+}
+
 // action/src/commands/compare/confirm.ts
 import { readFile as readFile4 } from "node:fs/promises";
 import { join as join6 } from "node:path";
@@ -69128,10 +69105,6 @@ function verdictNotes(i, singlePair) {
     ...i.looks ? [lookSpendingText(i.looks.design, i.looks.max, i.looks.taken)] : []
   ];
 }
-function exitCodeOf(v, inconclusive) {
-  if (v.accepted) return EXIT.ok;
-  return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
-}
 var acceptedText = (c4) => `${c4.variant && c4.variant !== "head" ? `${c4.variant} ` : ""}${c4.workload} threads=${c4.threads} ${c4.metric} ${pct3(c4.change)} ${ciText(c4)}`;
 function acceptedVerdict(v, by) {
   if (!by || v.verdict !== "regression") return v;
@@ -69147,10 +69120,14 @@ function acceptedVerdict(v, by) {
 }
 
 // action/src/commands/compare/index.ts
+function execCompare(request3, io) {
+  const { spec, words: _words, json: _json, ...rest } = request3;
+  return compareSpec(spec, { ...rest, ...io });
+}
 async function compareSpec(given, opts) {
   if (given.same && given.variants) return nothingToMeasure(given, given.same, opts);
   const startedAt = Date.now();
-  const built = await withSourceBuilds(given, opts);
+  const built = await withSourceBuilds(given, { log: opts.log, signal: opts.signal });
   if (!built.variants)
     throw new InputError(
       `${built.path}: variants: tiperf compare needs variants, e.g. variants: {base: {}, head: {target: {config: {\u2026}}}}`
@@ -69415,6 +69392,208 @@ async function publishVerdict(v, o) {
   }
   const quiet2 = v.same_target !== void 0 && !v.shards?.missing.length;
   return upsertComment(gh, o.pr, body, matrix, o.log, quiet2);
+}
+
+// action/src/commands/door.ts
+function flagDoor(command, values3) {
+  return {
+    who: `tiperf ${command}`,
+    get: (name) => {
+      const v = values3[name];
+      return typeof v === "string" && v !== "" ? v : void 0;
+    },
+    say: (name) => `--${name}`,
+    sayAll: (names, joiner) => names.map((n) => `--${n}`).join(joiner),
+    missing: (name) => `tiperf ${command}: --${name} is required`,
+    prefix: `tiperf ${command}: `,
+    relativeTo: "the current directory"
+  };
+}
+function inputDoor(mode, get6) {
+  return {
+    who: `mode ${mode}`,
+    get: (name) => get6(name) || void 0,
+    say: (name) => `'${name}' input`,
+    sayAll: (names, joiner) => `${names.map((n) => `'${n}'`).join(joiner)} input${names.length > 1 ? "s" : ""}`,
+    missing: (name) => `'${name}' input is required in mode ${mode}`,
+    prefix: "",
+    relativeTo: "the workspace"
+  };
+}
+var Refusals = class {
+  lines = [];
+  /** The checked value, or undefined with the refusal kept when the check refuses it. */
+  check(f) {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.lines.push(e.message);
+      return void 0;
+    }
+  }
+  /** The same for a check that reads files. */
+  async checkAsync(f) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.lines.push(e.message);
+      return void 0;
+    }
+  }
+  refuse(line5) {
+    this.lines.push(line5);
+  }
+  /** Throws every refusal kept, one per line; nothing when there is none. */
+  done() {
+    if (this.lines.length) throw new InputError(this.lines.join("\n"));
+  }
+};
+
+// action/src/commands/spec-options.ts
+import { existsSync as existsSync7, statSync as statSync2 } from "node:fs";
+
+// action/src/specfile/compose-rules.ts
+var COMPOSE_FIELDS = [
+  "base-ref",
+  "head-ref",
+  "base-config",
+  "head-config",
+  "base-version",
+  "head-version",
+  "base-binpath",
+  "head-binpath"
+];
+function compositionIssues(given, name) {
+  const has2 = (f) => Boolean(given[f]);
+  const refs = ["base-ref", "head-ref"];
+  const out = [];
+  if (has2("base-ref") !== has2("head-ref"))
+    out.push(`${name(refs, " and ")} go together: give both or neither`);
+  if (!refs.some(has2)) return out;
+  const configs = ["base-config", "head-config"].filter(has2);
+  if (configs.length)
+    out.push(
+      `${name(refs, "/")} and ${name(configs, "/")} exclude each other: each ref's spec carries its own target`
+    );
+  const builds = ["base-version", "head-version", "base-binpath", "head-binpath"].filter(has2);
+  if (builds.length)
+    out.push(
+      `${name(refs, "/")} and ${name(builds, "/")} exclude each other: each ref's spec carries its own target`
+    );
+  return out;
+}
+
+// action/src/commands/spec-options.ts
+var GIT_REF = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/@^~+-]{1,200}$/;
+var VERSION11 = /^v\d+\.\d+\.\d+(-[0-9A-Za-z.-]+)?$|^nightly$/;
+function fileOption(d, name) {
+  const value4 = d.get(name);
+  if (value4 === void 0) return void 0;
+  if (value4.startsWith("-") || value4.includes("\0"))
+    throw new InputError(`${d.say(name)} must be a file path (got ${JSON.stringify(value4)})`);
+  if (!existsSync7(value4) || !statSync2(value4).isFile())
+    throw new InputError(`${d.say(name)}: no file at ${value4} (paths are relative to ${d.relativeTo})`);
+  return value4;
+}
+function refOption(d, name) {
+  const value4 = d.get(name);
+  if (value4 === void 0) return void 0;
+  if (!GIT_REF.test(value4))
+    throw new InputError(
+      `${d.say(name)} must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value4)})`
+    );
+  return value4;
+}
+function versionOption(d, name) {
+  const value4 = d.get(name);
+  if (value4 === void 0) return void 0;
+  if (!VERSION11.test(value4))
+    throw new InputError(`${d.say(name)} must be a TiDB version like v8.5.0 or nightly (got ${value4})`);
+  return value4;
+}
+function specWords(d, r) {
+  const refs = d.get("base-ref") !== void 0 && d.get("head-ref") !== void 0;
+  const spec = d.get("spec");
+  if (spec === void 0) r.refuse(d.missing("spec"));
+  else if (!refs) r.check(() => fileOption(d, "spec"));
+  const words = {
+    spec: spec ?? "",
+    baseRef: r.check(() => refOption(d, "base-ref")),
+    headRef: r.check(() => refOption(d, "head-ref")),
+    baseConfig: r.check(() => fileOption(d, "base-config")),
+    headConfig: r.check(() => fileOption(d, "head-config")),
+    baseVersion: r.check(() => versionOption(d, "base-version")),
+    headVersion: r.check(() => versionOption(d, "head-version")),
+    baseBinpath: r.check(() => fileOption(d, "base-binpath")),
+    headBinpath: r.check(() => fileOption(d, "head-binpath")),
+    tolerance: r.check(() => parseTolerance(d.get("tolerance") ?? "", d.say("tolerance"))) ?? {},
+    toleranceFrom: d.say("tolerance"),
+    compare: r.check(
+      () => compareOverrides(
+        (k2) => d.get(k2),
+        (k2) => d.say(k2)
+      )
+    ) ?? {}
+  };
+  const profile = r.check(() => fileOption(d, "profile"));
+  if (profile) words.profile = profile;
+  for (const issue of compositionIssues(
+    Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, d.get(f)])),
+    (fields3, joiner) => d.sayAll(fields3, joiner)
+  ))
+    r.refuse(`${d.prefix}${issue}`);
+  return spec === void 0 ? void 0 : words;
+}
+async function loadWords(words) {
+  const { profile, ...source4 } = words;
+  const loaded = await prepareSpec(source4);
+  return profile ? { ...loaded, profile } : loaded;
+}
+async function specFrom(d) {
+  const r = new Refusals();
+  const words = specWords(d, r);
+  r.done();
+  return loadWords(words);
+}
+
+// action/src/commands/compare/options.ts
+function compareWords(d, r) {
+  const words = specWords(d, r);
+  const seed = words?.compare?.seed;
+  const shardText = d.get("shard");
+  const shard = shardText === void 0 ? void 0 : r.check(() => parseShard(shardText, d.say("shard")));
+  const login = d.get("accepted-by");
+  const acceptedBy = login === void 0 ? void 0 : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const lookOf = r.check(() => fileOption(d, "look-of"));
+  const confirms = r.check(() => fileOption(d, "confirms"));
+  if (d.get("look-of") && d.get("confirms"))
+    r.refuse(
+      `${d.prefix}${d.say("look-of")} and ${d.say("confirms")}: give one (a further look, or a confirmation)`
+    );
+  return { words, seed, shard, acceptedBy, lookOf, confirms };
+}
+async function compareRequest(d, o) {
+  const r = new Refusals();
+  const w2 = compareWords(d, r);
+  const json2 = d.get("json");
+  if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
+  r.done();
+  const words = w2.words;
+  const given = await loadWords(words);
+  const look = w2.lookOf ? await waveFor(w2.lookOf, d.say("look-of"), { spec: given, shard: w2.shard }) : void 0;
+  const spec = w2.confirms ? await confirmationSpec(given, await readFirstVerdict(w2.confirms, d.say("confirms"))) : given;
+  return {
+    spec,
+    words,
+    outDir: d.get("out") ?? o.out,
+    ...w2.seed !== void 0 ? { seed: w2.seed } : {},
+    ...w2.shard ? { shard: w2.shard } : {},
+    ...look ? { look } : {},
+    ...w2.acceptedBy ? { acceptedBy: w2.acceptedBy } : {},
+    ...json2 ? { json: json2 } : {}
+  };
 }
 
 // action/src/bench/parts.ts
@@ -69825,7 +70004,7 @@ async function mergeRunParts(files, opts) {
     missing,
     verdict,
     htmlPath,
-    exitCode: verdict.verdict === "regression" ? EXIT.regression : missing.length ? EXIT.runFailed : EXIT.ok
+    exitCode: exitCodeOf(verdict) || (missing.length ? EXIT.runFailed : EXIT.ok)
   };
 }
 
@@ -69853,6 +70032,7 @@ async function mergeEither(files, o) {
 }
 
 // action/src/commands/run/index.ts
+import { dirname as dirname6 } from "node:path";
 var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
 async function runSpec(given, opts) {
   const matrix = planCells(given.spec).length;
@@ -69927,9 +70107,6 @@ function buildField(loaded, variant) {
   const build = variantBuild(loaded, variant);
   return build ? { build } : {};
 }
-
-// action/src/commands/run/baseline-check.ts
-import { dirname as dirname6 } from "node:path";
 async function runAgainstBaseline(loaded, baselineFile, opts) {
   const baseline3 = await readResult(baselineFile);
   const outcome = await runSpec(loaded, opts);
@@ -69949,7 +70126,59 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
     verdict,
     resultPath,
     htmlPath,
-    exitCode: verdict.verdict === "regression" ? EXIT.regression : EXIT.ok
+    exitCode: exitCodeOf(verdict)
+  };
+}
+async function execRun(request3, io) {
+  const opts = { outDir: request3.outDir, ...io };
+  if (request3.baseline !== void 0) {
+    const checked2 = await runAgainstBaseline(request3.spec, request3.baseline, opts);
+    return {
+      verdict: checked2.verdict,
+      status: "complete",
+      resultPath: checked2.resultPath,
+      reportPath: checked2.htmlPath,
+      exitCode: checked2.exitCode
+    };
+  }
+  const outcome = await runSpec(request3.spec, {
+    ...opts,
+    ...request3.shard ? { shard: request3.shard } : {}
+  });
+  return {
+    status: outcome.result.status,
+    resultPath: outcome.runDir.resultPath,
+    reportPath: outcome.runDir.reportPath,
+    exitCode: outcome.exitCode
+  };
+}
+
+// action/src/commands/run/options.ts
+async function runRequest(d, o) {
+  const r = new Refusals();
+  const words = specWords(d, r);
+  const shardText = d.get("shard");
+  const shard = shardText === void 0 ? void 0 : r.check(() => parseShard(shardText, d.say("shard")));
+  const baseline3 = d.get("baseline");
+  if (shardText !== void 0 && baseline3 !== void 0)
+    r.refuse(
+      `${d.prefix}${d.say("shard")} runs a share of the matrix, which a baseline cannot judge alone: run each shard without ${d.say("baseline")}, then tiperf merge --baseline RESULT PART...`
+    );
+  const json2 = d.get("json");
+  if (json2 !== void 0 && baseline3 === void 0)
+    r.refuse(
+      `${d.prefix}${d.say("json")} is the verdict of ${d.say("baseline")}; give ${d.say("baseline")} RESULT too`
+    );
+  else if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
+  r.done();
+  const w2 = words;
+  return {
+    spec: await loadWords(w2),
+    words: w2,
+    outDir: d.get("out") ?? o.out,
+    ...shard ? { shard } : {},
+    ...baseline3 !== void 0 ? { baseline: baseline3 } : {},
+    ...json2 !== void 0 ? { json: json2 } : {}
   };
 }
 
@@ -69971,34 +70200,30 @@ export {
   requestFailure,
   upsertIssue,
   openPullRequest,
-  COMPOSE_FIELDS,
-  camelOf,
-  compositionIssues,
+  CellJudgementSchema,
+  VerdictSchema,
+  readVerdict,
   DRIVERS,
   driverNames,
   driverOf,
   DEFAULT_TOLERANCE,
   canonicalJson,
   loadSpec,
+  parseRepo,
+  parsePr,
+  parseLogin,
+  checkOutFile,
   compareOverrides,
   parseTolerance,
   specAtRef,
   prepareSpec,
   composedSpec,
   narrowSpec,
-  CellJudgementSchema,
-  VerdictSchema,
-  readVerdict,
-  parseRepo,
-  parsePr,
-  parseLogin,
-  checkOutFile,
   builderOf,
   withSourceBuilds,
   matrixSeconds,
   judgeStored,
   parseShard,
-  waveFor,
   readWave,
   planRun,
   writePlan,
@@ -70007,12 +70232,21 @@ export {
   renderCharts,
   verdictHtml,
   writeHtmlReport,
+  exitCodeOf,
   noiseFromResult,
-  confirmationSpec,
   readFirstVerdict,
+  execCompare,
   compareSpec,
   publishVerdict,
+  flagDoor,
+  inputDoor,
+  Refusals,
+  fileOption,
+  refOption,
+  specWords,
+  specFrom,
+  compareRequest,
   mergeEither,
-  runSpec,
-  runAgainstBaseline
+  execRun,
+  runRequest
 };

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-UL4PAJYV.js";
+} from "./chunk-LV3FASLY.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";

@@ -1,0 +1,77 @@
+// `tiperf compare`'s options from either door, checked once into one type: the spec composed (and,
+// for a confirmation, narrowed to the first run's regressed cells), the seed, this runner's shard,
+// a further look's wave, who accepted a regression, where results and the verdict go. Every
+// refused option is said at once, in the door's words.
+import { checkOutFile } from "../../bench/preflight.ts";
+import { parseShard, type Shard } from "../../bench/shard.ts";
+import { type Wave, waveFor } from "../../bench/waves.ts";
+import { parseLogin } from "../../publish/names.ts";
+import type { LoadedSpec } from "../../specfile/load.ts";
+import { type Door, Refusals } from "../door.ts";
+import { fileOption, loadWords, type SpecWords, specWords } from "../spec-options.ts";
+import { confirmationSpec, readFirstVerdict } from "./confirm.ts";
+
+/** A comparison as its door asked for it, checked: what `exec` runs. */
+export interface CompareRequest {
+  spec: LoadedSpec;
+  /** The spec's words as given (the Action's provenance resolves its refs). */
+  words: SpecWords;
+  outDir: string;
+  /** Overrides compare.seed: the round order of an earlier run, to reproduce it. */
+  seed?: number;
+  /** This runner's share of the comparison's blocks; `tiperf merge` judges the parts. */
+  shard?: Shard;
+  /** A further look of a comparison run as shards: this shard's share of its wave. */
+  look?: Wave;
+  /** A regression of this commit accepted as an expected cost by this login. */
+  acceptedBy?: string;
+  /** The verdict's JSON copy (the command line's --json). */
+  json?: string;
+}
+
+/** The checks that read no spec: every one made, every refusal kept. */
+function compareWords(d: Door, r: Refusals) {
+  const words = specWords(d, r);
+  // the seed is compare.seed's override, checked with the other compare.* words (specWords)
+  const seed = words?.compare?.seed;
+  const shardText = d.get("shard");
+  const shard = shardText === undefined ? undefined : r.check(() => parseShard(shardText, d.say("shard")));
+  const login = d.get("accepted-by");
+  const acceptedBy = login === undefined ? undefined : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const lookOf = r.check(() => fileOption(d, "look-of"));
+  const confirms = r.check(() => fileOption(d, "confirms"));
+  if (d.get("look-of") && d.get("confirms"))
+    r.refuse(
+      `${d.prefix}${d.say("look-of")} and ${d.say("confirms")}: give one (a further look, or a confirmation)`,
+    );
+  return { words, seed, shard, acceptedBy, lookOf, confirms };
+}
+
+/** compare's options from a door: checked, the spec loaded; every refusal said at once. */
+export async function compareRequest(d: Door, o: { out: string }): Promise<CompareRequest> {
+  const r = new Refusals();
+  const w = compareWords(d, r);
+  const json = d.get("json");
+  if (json !== undefined) await r.checkAsync(() => checkOutFile(json, d.say("json")));
+  r.done();
+  const words = w.words as SpecWords;
+  const given = await loadWords(words);
+  // a further look of this comparison's shards (its spec and seed, its runners)
+  const look = w.lookOf
+    ? await waveFor(w.lookOf, d.say("look-of"), { spec: given, shard: w.shard })
+    : undefined;
+  // the first run's regressed cells again, on fresh instances (its own seed and shards)
+  const spec = w.confirms
+    ? await confirmationSpec(given, await readFirstVerdict(w.confirms, d.say("confirms")))
+    : given;
+  return {
+    spec,
+    words,
+    outDir: d.get("out") ?? o.out,
+    ...(w.seed !== undefined ? { seed: w.seed } : {}),
+    ...(w.shard ? { shard: w.shard } : {}),
+    ...(look ? { look } : {}),
+    ...(w.acceptedBy ? { acceptedBy: w.acceptedBy } : {}),
+    ...(json ? { json } : {}),
+  };
+}

@@ -1,0 +1,51 @@
+// `tiperf run`'s options from either door, checked once into one type: the spec composed, this
+// runner's share of the matrix, the stored result a run is judged against, where results and the
+// verdict go. Every refused option is said at once, in the door's words.
+import { checkOutFile } from "../../bench/preflight.ts";
+import { parseShard, type Shard } from "../../bench/shard.ts";
+import type { LoadedSpec } from "../../specfile/load.ts";
+import { type Door, Refusals } from "../door.ts";
+import { loadWords, type SpecWords, specWords } from "../spec-options.ts";
+
+/** A run as its door asked for it, checked: what `execRun` runs. */
+export interface RunRequest {
+  spec: LoadedSpec;
+  /** The spec's words as given (the Action's provenance resolves its refs). */
+  words: SpecWords;
+  outDir: string;
+  /** This runner's share of the matrix: every N-th cell from the K-th. */
+  shard?: Shard;
+  /** A stored result the run is judged against (the Action's mode diff). */
+  baseline?: string;
+  /** The verdict's JSON copy of a run judged against a baseline (the command line's --json). */
+  json?: string;
+}
+
+/** run's options from a door: checked, the spec loaded; every refusal said at once. */
+export async function runRequest(d: Door, o: { out: string }): Promise<RunRequest> {
+  const r = new Refusals();
+  const words = specWords(d, r);
+  const shardText = d.get("shard");
+  const shard = shardText === undefined ? undefined : r.check(() => parseShard(shardText, d.say("shard")));
+  const baseline = d.get("baseline");
+  if (shardText !== undefined && baseline !== undefined)
+    r.refuse(
+      `${d.prefix}${d.say("shard")} runs a share of the matrix, which a baseline cannot judge alone: run each shard without ${d.say("baseline")}, then tiperf merge --baseline RESULT PART...`,
+    );
+  const json = d.get("json");
+  if (json !== undefined && baseline === undefined)
+    r.refuse(
+      `${d.prefix}${d.say("json")} is the verdict of ${d.say("baseline")}; give ${d.say("baseline")} RESULT too`,
+    );
+  else if (json !== undefined) await r.checkAsync(() => checkOutFile(json, d.say("json")));
+  r.done();
+  const w = words as SpecWords;
+  return {
+    spec: await loadWords(w),
+    words: w,
+    outDir: d.get("out") ?? o.out,
+    ...(shard ? { shard } : {}),
+    ...(baseline !== undefined ? { baseline } : {}),
+    ...(json !== undefined ? { json } : {}),
+  };
+}

@@ -1,0 +1,90 @@
+// A command's options are checked once, by one function per command, for the command line's flags
+// and the Action's inputs alike: the same words refused the same way, each named in its door's
+// terms, every refusal said at once.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { compareRequest } from "../../action/src/commands/compare/options.ts";
+import { flagDoor, inputDoor } from "../../action/src/commands/door.ts";
+import { runRequest } from "../../action/src/commands/run/options.ts";
+import { InputError } from "../../action/src/errors.ts";
+import { ROOT } from "../helpers/paths.ts";
+
+const spec = join(ROOT, "workloads/pr.yaml");
+
+/** The refusal an options function threw, one line per refused option. */
+async function refusal(p: Promise<unknown>): Promise<string[]> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof InputError, String(e));
+    return e.message.split("\n");
+  }
+  assert.fail("the options were taken");
+}
+
+describe("a command's options, checked once for both doors", () => {
+  const bad = {
+    spec,
+    seed: "x",
+    shard: "4/3",
+    "accepted-by": "a b",
+    "base-ref": "-x",
+    "head-ref": "HEAD",
+    tolerance: "5",
+  };
+
+  test("compare: every bad option refused at once, named as the flag or as the input", async () => {
+    const cli = await refusal(compareRequest(flagDoor("compare", bad), { out: "results" }));
+    const action = await refusal(
+      compareRequest(
+        inputDoor("compare", (n) => bad[n as keyof typeof bad] ?? ""),
+        { out: "r" },
+      ),
+    );
+    assert.equal(cli.length, 5, cli.join("\n"));
+    assert.equal(action.length, cli.length, action.join("\n"));
+    // the same rule: each line of one door is the other's with the option named in its terms
+    const neutral = (lines: string[]) =>
+      lines
+        .map((l) => l.replace(/^tiperf compare: /, "").replace(/--([a-z-]+)|'([a-z-]+)' input/g, "<$1$2>"))
+        .sort();
+    assert.deepEqual(neutral(cli), neutral(action));
+    assert.ok(cli.some((l) => /--seed must be a whole number from 0 to 2\^31−1 \(got "x"\)/.test(l)));
+    assert.ok(action.some((l) => /'shard' input must be K\/N/.test(l)));
+    assert.ok(action.some((l) => /'base-ref' input must be a git ref/.test(l)));
+    assert.ok(cli.some((l) => /--accepted-by must be a GitHub login/.test(l)));
+    assert.ok(cli.some((l) => /--tolerance must be a percentage/.test(l)));
+  });
+
+  test("run: a shard judged against a baseline and a --json without one, refused together", async () => {
+    const lines = await refusal(
+      runRequest(flagDoor("run", { spec, shard: "1/2", baseline: spec, json: "v.json" }), { out: "results" }),
+    );
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(
+      lines[0] as string,
+      /--shard runs a share of the matrix, which a baseline cannot judge alone/,
+    );
+    const both = await refusal(runRequest(flagDoor("run", { json: "v.json" }), { out: "results" }));
+    assert.deepEqual(both, [
+      "tiperf run: --spec is required",
+      "tiperf run: --json is the verdict of --baseline; give --baseline RESULT too",
+    ]);
+    const action = await refusal(
+      runRequest(
+        inputDoor("run", () => ""),
+        { out: "r" },
+      ),
+    );
+    assert.deepEqual(action, ["'spec' input is required in mode run"]);
+  });
+
+  test("good options give one request: the spec loaded, the shard and seed typed", async () => {
+    const r = await compareRequest(flagDoor("compare", { spec, seed: "7", shard: "2/3" }), {
+      out: "results",
+    });
+    assert.equal(r.spec.path, spec);
+    assert.deepEqual([r.seed, r.shard, r.outDir], [7, { index: 2, of: 3 }, "results"]);
+  });
+});
