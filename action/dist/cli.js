@@ -7,6 +7,7 @@ import {
   DEFAULT_DEADLINES,
   DEFAULT_TOLERANCE,
   DRIVERS,
+  Refusals,
   TIPERF_VERSION,
   acceptedRecord,
   apiUrl,
@@ -30,6 +31,7 @@ import {
   isLatency,
   judgeStored,
   loadSpec,
+  loadWords,
   matrixSeconds,
   md,
   mean,
@@ -55,7 +57,7 @@ import {
   rng,
   runRequest,
   specAtRef,
-  specFrom,
+  specWords,
   stddev,
   untilDeadline,
   upsertIssue,
@@ -63,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-H3OIS7MN.js";
+} from "./chunk-5TUM4TUW.js";
 import {
   reapLedger
 } from "./chunk-HPYU6HJ2.js";
@@ -3046,62 +3048,79 @@ async function cmdParse(args) {
 
 // action/src/commands/plan/cli.ts
 import { readFile as readFile5 } from "node:fs/promises";
+
+// action/src/commands/plan/options.ts
+var SIZING = ["shards", "shard", "seed", "look-of", "rounds", "blocks", "confidence", "budget"];
+async function planRequest(d, log2) {
+  const r = new Refusals();
+  const words = specWords(d, r);
+  const runId = d.get("run-id");
+  if (runId !== void 0 && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
+    r.refuse(
+      `${d.prefix}${d.say("run-id")} must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
+    );
+  const shardsText = d.get("shards");
+  const shards = shardsText === void 0 ? void 0 : Number(shardsText);
+  if (shards !== void 0 && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
+    r.refuse(
+      `${d.prefix}${d.say("shards")} must be a whole number of runners from 1 to 64 (got ${shardsText})`
+    );
+  const shardText = d.get("shard");
+  const shard = shardText === void 0 ? void 0 : r.check(() => parseShard(shardText, d.say("shard")));
+  if (shardText !== void 0 && shardsText !== void 0)
+    r.refuse(
+      `${d.prefix}${d.say("shard")} K/N plans one runner's share, ${d.say("shards")} N every runner's: give one`
+    );
+  const lookOf = d.get("look-of");
+  const look = lookOf === void 0 ? void 0 : await r.checkAsync(() => readWave(lookOf, d.say("look-of")));
+  r.done();
+  const w = words;
+  const spec = await withSourceBuilds(await loadWords(w), { log: log2, dryRun: true });
+  const sizing = SIZING.filter((k) => d.get(k) !== void 0);
+  if (!spec.variants && sizing.length)
+    throw new InputError(
+      `${d.prefix}${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
+    );
+  const seed = w.compare?.seed;
+  return {
+    spec,
+    words: w,
+    ...d.get("out") !== void 0 ? { out: d.get("out") } : {},
+    ...runId !== void 0 ? { runId } : {},
+    ...shards !== void 0 ? { shards } : {},
+    ...seed !== void 0 ? { seed } : {},
+    ...shard ? { shard } : {},
+    ...look ? { look } : {}
+  };
+}
+
+// action/src/commands/plan/cli.ts
 async function cmdPlan(args) {
   const { values, positionals } = flags("plan", args, parseOptions("plan"));
   if (positionals.length > 0)
     throw new InputError(`tiperf plan: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const loaded = await withSourceBuilds(await specFrom(flagDoor("plan", values)), { log, dryRun: true });
-  const runId = values["run-id"];
-  if (typeof runId === "string" && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
-    throw new InputError(
-      `tiperf plan: --run-id must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
-    );
-  const shards = values.shards === void 0 ? void 0 : Number(values.shards);
-  if (shards !== void 0 && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
-    throw new InputError(
-      `tiperf plan: --shards must be a whole number of runners from 1 to 64 (got ${values.shards})`
-    );
-  refuseComparisonFlags(loaded, values);
+  const request = await planRequest(flagDoor("plan", values), log);
+  const loaded = request.spec;
   const plan = await planRun(loaded, {
-    ...typeof values.profile === "string" ? { profile: values.profile } : {},
-    ...typeof runId === "string" ? { runId } : {},
-    ...shards !== void 0 ? { shards } : {},
-    ...await shareOfRun(values)
+    ...request.words.profile ? { profile: request.words.profile } : {},
+    ...request.runId ? { runId: request.runId } : {},
+    ...request.shards !== void 0 ? { shards: request.shards } : {},
+    ...request.seed !== void 0 ? { seed: request.seed } : {},
+    ...request.shard ? { shard: request.shard } : {},
+    ...request.look ? { look: request.look } : {}
   });
-  for (const line of [...await uncommittedSpec(values), ...headLines(loaded), ...buildLines(loaded)])
+  for (const line of [...await uncommittedSpec(request.words), ...headLines(loaded), ...buildLines(loaded)])
     log(line);
   process.stdout.write(plan.text);
-  if (typeof values.out === "string") {
-    const written = await writePlan(plan, values.out);
-    log(`plan: wrote ${written.length} files to ${values.out}`);
+  if (request.out) {
+    const written = await writePlan(plan, request.out);
+    log(`plan: wrote ${written.length} files to ${request.out}`);
   }
   if (plan.refusals.length) {
     for (const r of plan.refusals) log(`error: ${r}`);
     return EXIT.badInput;
   }
   return EXIT.ok;
-}
-async function shareOfRun(values) {
-  const seed = values.seed === void 0 ? void 0 : Number(values.seed);
-  if (seed !== void 0 && !(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 31))
-    throw new InputError(`tiperf plan: --seed must be a whole number from 0 to 2^31\u22121 (got ${values.seed})`);
-  const shard = typeof values.shard === "string" ? parseShard(values.shard) : void 0;
-  if (shard && values.shards !== void 0)
-    throw new InputError(
-      "tiperf plan: --shard K/N plans one runner's share, --shards N every runner's: give one"
-    );
-  const look = typeof values["look-of"] === "string" ? await readWave(values["look-of"], "--look-of") : void 0;
-  return { ...seed !== void 0 ? { seed } : {}, ...shard ? { shard } : {}, ...look ? { look } : {} };
-}
-function refuseComparisonFlags(loaded, values) {
-  if (loaded.variants) return;
-  const given = ["shards", "shard", "seed", "look-of", "rounds", "blocks", "confidence", "budget"].filter(
-    (k) => values[k] !== void 0
-  );
-  if (given.length)
-    throw new InputError(
-      `tiperf plan: ${given.map((k) => `--${k}`).join(", ")} size${given.length === 1 ? "s" : ""} a comparison, and ${loaded.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
-    );
 }
 function buildLines(loaded) {
   return (loaded.builds ?? []).map(
@@ -3120,10 +3139,9 @@ function headLines(loaded) {
     ];
   return [];
 }
-async function uncommittedSpec(values) {
-  const spec = values.spec;
-  const head = values["head-ref"];
-  if (typeof spec !== "string" || typeof head !== "string") return [];
+async function uncommittedSpec(words) {
+  const { spec, headRef: head } = words;
+  if (!head) return [];
   const committed = await specAtRef(spec, head).catch(() => void 0);
   const working = await readFile5(spec, "utf8").catch(() => void 0);
   if (committed === void 0 || working === void 0 || committed === working) return [];

@@ -22,7 +22,7 @@ import {
   runRequest,
   specFrom,
   specWords
-} from "./chunk-H3OIS7MN.js";
+} from "./chunk-5TUM4TUW.js";
 import {
   getInput,
   info,

@@ -10919,110 +10919,6 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
   };
 }
 
-// action/src/bench/builds.ts
-var import_yaml4 = __toESM(require_dist(), 1);
-import { existsSync as existsSync4 } from "node:fs";
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function builderOf(target2) {
-  const name = isObj2(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
-  const builder = name && TARGET_KINDS[name] ? kindOf(name).source : void 0;
-  return builder?.treeOf(target2) ? builder : void 0;
-}
-function hasSources(loaded) {
-  const targets = [loaded.spec.target, ...loaded.variants?.all.map((v) => v.spec.target) ?? []];
-  return targets.some((t) => builderOf(t) !== void 0);
-}
-async function withSourceBuilds(loaded, opts) {
-  if (!hasSources(loaded)) return loaded;
-  const raw = structuredClone(loaded.raw);
-  const builder = kindOf(loaded.spec.target.kind).source;
-  const builds = [...loaded.builds ?? []];
-  const made = /* @__PURE__ */ new Map();
-  const one4 = async (source4, where, variant) => {
-    const tree2 = String(source4.path);
-    const ref2 = typeof source4.ref === "string" ? source4.ref : "HEAD";
-    const { commit, subject } = await builder.resolve(tree2, ref2, `${where}.ref`);
-    const key2 = builder.buildKey(source4, commit);
-    let binary2;
-    let seconds2 = 0;
-    let kept = true;
-    if (opts.dryRun) {
-      binary2 = builder.plannedBinary(source4, commit);
-      kept = existsSync4(binary2);
-    } else {
-      if (!made.has(key2)) made.set(key2, builder.build(source4, commit, opts));
-      const b10 = await made.get(key2);
-      binary2 = b10.binary;
-      seconds2 = b10.seconds;
-      kept = b10.kept;
-    }
-    const how = builder.howBuilt(source4);
-    builds.push({ variant, path: tree2, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept, how });
-    return binary2;
-  };
-  checkConflicts(loaded.path, raw, builder);
-  const own = builder.treeOf(raw.target) ? loaded.spec.target.source : void 0;
-  const top = isObj2(own) ? own : void 0;
-  const variants = isObj2(raw.variants) ? raw.variants : {};
-  const names = Object.keys(variants);
-  const variantBuilds = [];
-  for (const name of names) {
-    const overlay = variants[name];
-    const vsrc = isObj2(overlay) && isObj2(overlay.target) && isObj2(overlay.target.source) ? overlay.target.source : void 0;
-    if (!vsrc) continue;
-    if (!top && (!vsrc.path || !vsrc.build))
-      throw new InputError(
-        `${loaded.path}: variants.${name}.target.source: names no path and build, and the spec's target has no source to take them from`
-      );
-    const merged = deepMerge(top ?? builder.defaults, vsrc);
-    variantBuilds.push([name, await one4(merged, `variants.${name}.target.source`, name)]);
-  }
-  if (top) {
-    const all = names.length > 0 && variantBuilds.length === names.length;
-    const binary2 = all ? variantBuilds[0][1] : await one4(top, "target.source", "all");
-    raw.target = builder.withBinary(raw.target, binary2);
-  }
-  for (const [name, binary2] of variantBuilds) {
-    const overlay = variants[name];
-    overlay.target = builder.withBinary(overlay.target, binary2);
-  }
-  const unseen2 = await unseenOf(loaded, builder, raw.target, builds);
-  return {
-    ...specOfValue(raw, loaded.path),
-    path: loaded.path,
-    // for the record (the run's spec.yaml): the binaries in place of the sources
-    composed: (0, import_yaml4.stringify)(raw),
-    builds,
-    ...unseen2.length ? { unseen: unseen2 } : {},
-    ...loaded.profile ? { profile: loaded.profile } : {},
-    // what the spec's composition found (nothing to measure, a new spec) holds for its builds too
-    ...loaded.same ? { same: loaded.same } : {},
-    ...loaded.adoption ? { adoption: loaded.adoption } : {}
-  };
-}
-function checkConflicts(path3, raw, builder) {
-  for (const [where, target2] of [
-    ["target", raw.target],
-    ...Object.entries(isObj2(raw.variants) ? raw.variants : {}).map(([n, v]) => [
-      `variants.${n}.target`,
-      isObj2(v) ? v.target : void 0
-    ])
-  ]) {
-    const why = isObj2(target2) ? builder.conflict(target2) : void 0;
-    if (why) throw new InputError(`${path3}: ${where}: ${why}`);
-  }
-}
-function variantBuild(loaded, variant) {
-  const b10 = loaded.builds?.find((x4) => x4.variant === variant) ?? loaded.builds?.find((x4) => x4.variant === "all");
-  return b10 ? { commit: b10.commit, subject: b10.subject, tree: b10.path, binary: b10.binary } : void 0;
-}
-async function unseenOf(loaded, builder, target2, builds) {
-  const names = loaded.variants ? [loaded.variants.base.name, loaded.variants.head.name] : [];
-  const [base, head] = names.map((n) => builds.find((b10) => b10.variant === n));
-  if (!builder.unseen || !base || !head || base.path !== head.path || base.commit === head.commit) return [];
-  return builder.unseen(target2, base.path, base.commit, head.commit, loaded.profile);
-}
-
 // action/src/compare/judge-results.ts
 var Rule = external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() });
 var StoredSpec = external_exports.object({
@@ -11150,52 +11046,24 @@ pass --force to compare anyway`
   };
 }
 
-// action/src/bench/shard.ts
-function parseShard(text3, flag2 = "--shard") {
-  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
-  const index6 = Number(m3?.[1]);
-  const of = Number(m3?.[2]);
-  if (!m3 || of < 1 || index6 < 1 || index6 > of)
-    throw new InputError(
-      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4); got ${JSON.stringify(text3)}`
-    );
-  return { index: index6, of };
-}
-function shardRefusals(compare3, shard, seedGiven) {
-  const out = [];
-  if (!seedGiven && compare3.seed === void 0)
-    out.push(
-      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
-    );
-  if (compare3.blocks < shard.of)
-    out.push(
-      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
-    );
-  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
-    out.push(
-      `--shard: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
-    );
-  return out;
-}
-function shardSchedule(schedule, shard) {
-  const blocks = schedule.blocks.filter((_, i) => i % shard.of === shard.index - 1).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
-  const { further: _further, ...whole } = schedule;
-  return { ...whole, blocks, shard };
-}
-function partOf(shard, schedule, given) {
-  return {
-    ...shard,
-    seed: schedule.seed,
-    order: schedule.order,
-    blocks: schedule.blocks.map((b10) => b10.block),
-    ...schedule.wave ? { look: schedule.wave.look } : {},
-    spec_sha256: given.hash,
-    spec: given.raw
-  };
-}
+// action/src/bench/plan.ts
+import { mkdir as mkdir3 } from "node:fs/promises";
+import { join as join2 } from "node:path";
 
-// action/src/bench/waves.ts
-import { readFile as readFile3 } from "node:fs/promises";
+// action/src/bench/cells.ts
+var cellLabel = (c4) => {
+  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
+  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
+};
+var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}${c4.tag ? `-${c4.tag}` : ""}.log`;
+function planCells(spec, variant = "base", round3 = 1) {
+  return spec.workloads.flatMap(
+    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round3 }))
+  );
+}
+var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
+var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
+var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
 
 // action/src/compare/looks.ts
 var DESIGN_SHARE = 0.5;
@@ -11236,453 +11104,6 @@ function lookedJudgement(l) {
   });
   return { ...l.last, cells };
 }
-
-// action/src/bench/cells.ts
-var cellLabel = (c4) => {
-  const name = typeof c4.workload === "string" ? c4.workload : c4.workload.name;
-  return `${name} threads=${c4.threads}${c4.variant !== "base" || c4.round > 1 ? ` variant=${c4.variant} round=${c4.round}` : ""}`;
-};
-var cellFileName = (c4) => `${c4.workload.name}-t${c4.threads}${c4.variant !== "base" || c4.round > 1 ? `-${c4.variant}-r${c4.round}` : ""}${c4.tag ? `-${c4.tag}` : ""}.log`;
-function planCells(spec, variant = "base", round3 = 1) {
-  return spec.workloads.flatMap(
-    (workload) => workload.threads.map((threads) => ({ workload, threads, variant, round: round3 }))
-  );
-}
-var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
-var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
-var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
-
-// action/src/bench/schedule.ts
-function interleavedOrder(rounds, cells, seed) {
-  const random2 = rng(seed);
-  const perCell = [];
-  for (let c4 = 0; c4 < cells; c4++) {
-    const seq = [];
-    while (seq.length < rounds) {
-      const pair = random2() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
-      seq.push(...pair);
-    }
-    perCell.push(seq.slice(0, rounds));
-  }
-  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
-}
-function lookRounds(rounds, maxRounds) {
-  const looks = [];
-  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
-  looks.push(maxRounds);
-  return looks;
-}
-function williamsRows(n) {
-  const first = [];
-  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
-  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
-  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
-}
-function balancedOrders(variants, cells, seed) {
-  const random2 = rng(seed);
-  const rows = williamsRows(variants);
-  return Array.from({ length: cells }, () => {
-    const perm = Array.from({ length: variants }, (_, i) => i);
-    for (let i = perm.length - 1; i > 0; i--) {
-      const j = Math.floor(random2() * (i + 1));
-      [perm[i], perm[j]] = [perm[j], perm[i]];
-    }
-    return rows.map((row) => row.map((x4) => perm[x4]));
-  });
-}
-function furtherBlocks(s2, names, cells, look) {
-  const f = s2.further;
-  if (!f || look < 2 || look > f.looks + 1) return [];
-  const designBlocks = s2.blocks.at(-1)?.block ?? 0;
-  const designRounds = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
-  const seed = (s2.seed ^ Math.imul(look, 668265261)) >>> 0;
-  const per = f.blocks * f.roundsPerBlock;
-  const turnOf = drawnTurns(names, cells, per, seed);
-  const restartOrder = restarted(names, seed);
-  const firstRound = designRounds + (look - 2) * per + 1;
-  return Array.from({ length: f.blocks }, (_, b10) => {
-    const restarts = restartOrder();
-    const rounds = [
-      ...Array.from({ length: f.warmupRounds }, () => ({
-        round: 0,
-        turns: Array.from({ length: cells }, () => names)
-      })),
-      ...Array.from({ length: f.roundsPerBlock }, (_2, r) => {
-        const i = b10 * f.roundsPerBlock + r;
-        return { round: firstRound + i, turns: Array.from({ length: cells }, (_3, c4) => turnOf(i, c4)) };
-      })
-    ];
-    return {
-      block: designBlocks + (look - 2) * f.blocks + b10 + 1,
-      restarts,
-      ...f.reload ? { reload: true } : {},
-      rounds
-    };
-  });
-}
-function waveSchedule(s2, names, cells, look, open) {
-  const { further: _further, ...rest } = s2;
-  return { ...rest, blocks: furtherBlocks(s2, names, cells, look), wave: { look, cells: open } };
-}
-function lastRoundOf(s2, look) {
-  const design = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
-  const f = s2.further;
-  return look <= 1 || !f ? design : design + (look - 1) * f.blocks * f.roundsPerBlock;
-}
-function seedOf(text3) {
-  let h2 = 2166136261;
-  for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
-  return h2 % 2 ** 31;
-}
-function restarted(names, seed) {
-  const random2 = rng(seed ^ 1540483477);
-  return () => {
-    const order = [...names];
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random2() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    return order;
-  };
-}
-function drawnTurns(names, cells, rounds, seed) {
-  const pairOrder = interleavedOrder(rounds, cells, seed);
-  const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
-  return (i, cell2) => {
-    if (names.length === 2)
-      return (pairOrder[i]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const rows = balanced[cell2];
-    return rows[i % rows.length].map((x4) => names[x4]);
-  };
-}
-function compareSchedule(o) {
-  const { names, seed } = o;
-  const drawn = drawnTurns(names, o.cells, o.maxRounds, seed);
-  const turnOf = (round3, cell2) => round3 === 0 ? names : drawn(round3 - 1, cell2);
-  const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
-  const lastBlock = Math.ceil(o.maxRounds / perBlock);
-  const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
-  const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
-    (row) => row.map((i) => names[i])
-  ) : [];
-  const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
-  const restartOrder = restarted(names, seed);
-  const blocks = [];
-  for (let block2 = 1; block2 <= lastBlock; block2++) {
-    const restarts = block2 > 1 && !o.grouped ? restartOrder() : [];
-    const round3 = (r) => ({
-      round: r,
-      turns: Array.from({ length: o.cells }, (_, c4) => turnOf(r, c4))
-    });
-    const rounds = [
-      ...Array.from({ length: o.warmupRounds }, () => round3(0)),
-      ...Array.from(
-        { length: Math.min(block2 * perBlock, o.maxRounds) - (block2 - 1) * perBlock },
-        (_, i) => round3((block2 - 1) * perBlock + 1 + i)
-      )
-    ];
-    blocks.push({
-      block: block2,
-      restarts,
-      ...o.reloadData && restarts.length ? { reload: true } : {},
-      ...o.grouped ? { groups: groupOrder(block2) } : {},
-      rounds
-    });
-  }
-  const further = furtherOf(o, perBlock);
-  return {
-    seed,
-    order: o.order,
-    looks: lookRounds(o.rounds, o.maxRounds),
-    blocks,
-    ...further ? { further } : {}
-  };
-}
-function furtherOf(o, roundsPerBlock) {
-  if ((o.looks ?? 1) <= 1 || o.blocks <= 1 || o.grouped) return void 0;
-  const looks = o.looks - 1;
-  return {
-    looks,
-    blocks: o.blocks,
-    roundsPerBlock,
-    warmupRounds: o.warmupRounds,
-    reload: o.reloadData === true
-  };
-}
-function scheduleLines(s2) {
-  const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
-  const out = [
-    s2.shard ? `schedule (seed ${s2.seed}), shard ${s2.shard.index} of ${s2.shard.of}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")} of the comparison; judged when \`tiperf merge\` has every shard's result` : `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
-  ];
-  for (const b10 of s2.blocks) {
-    const measured = b10.rounds.filter((r) => r.round > 0);
-    const warm2 = b10.rounds.length - measured.length;
-    const first = measured[0]?.round;
-    const last = measured.at(-1)?.round;
-    const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
-    out.push(
-      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")}${b10.reload ? ", each with its data loaded again" : ""})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
-    );
-  }
-  const f = s2.further;
-  if (f)
-    out.push(
-      `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`
-    );
-  return out;
-}
-function scheduleOf(loaded, grouped, seed) {
-  const variants = loaded.variants;
-  if (!variants) return void 0;
-  const compare3 = variants.compare;
-  return compareSchedule({
-    names: variants.all.map((v) => v.name),
-    cells: planCells(variants.base.spec).length,
-    rounds: compare3.rounds,
-    maxRounds: compare3.max_rounds ?? compare3.rounds,
-    blocks: compare3.blocks,
-    warmupRounds: compare3.warmup_rounds,
-    seed,
-    order: compare3.order === "duet" ? "duet" : "interleaved",
-    grouped,
-    reloadData: compare3.reload_data,
-    looks: compare3.looks
-  });
-}
-
-// action/src/bench/looks-run.ts
-var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
-async function lookAgain(r) {
-  const f = r.schedule.further;
-  const design = r.schedule.looks.length;
-  const looked = {
-    final: /* @__PURE__ */ new Map(),
-    last: r.judge(design - 1),
-    taken: 1,
-    max: f.looks + 1,
-    beyond: /* @__PURE__ */ new Map()
-  };
-  const settle = (cells, look) => {
-    for (const c4 of cells)
-      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
-        looked.final.set(judgementKey(c4), { ...c4, looks: look });
-  };
-  settle(looked.last.cells, 1);
-  for (let look = 2; look <= f.looks + 1; look++) {
-    const reach = (f.looks + 2 - look) * f.blocks;
-    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
-    for (const c4 of undecided)
-      if (c4.needed === void 0 || c4.needed > c4.n + reach) {
-        if (!looked.beyond.has(judgementKey(c4))) looked.beyond.set(judgementKey(c4), look - 1);
-      } else looked.beyond.delete(judgementKey(c4));
-    const open2 = new Set(
-      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
-    );
-    if (open2.size === 0) {
-      if (looked.beyond.size) {
-        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
-        r.log(`not looking again: ${looked.stopped}`);
-      }
-      break;
-    }
-    const only = new Set(r.keys.flatMap((k2, i) => open2.has(k2) ? [i] : []));
-    const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
-    const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
-    const spent = r.spentSeconds();
-    const present = r.measured?.(look) === true;
-    if (!present && r.budget !== void 0 && spent + needS > r.budget) {
-      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
-      r.log(`not looking again: ${looked.stopped}`);
-      break;
-    }
-    if (r.measured && !present) {
-      looked.next = { look, cells: only };
-      break;
-    }
-    if (present)
-      r.log(
-        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) judged again with its wave's parts`
-      );
-    else
-      r.log(
-        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
-      );
-    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
-    looked.last = r.judge(design + look - 2);
-    looked.taken = look;
-    settle(
-      looked.last.cells.filter((c4) => open2.has(cellKeyOf(cellOf(c4)))),
-      look
-    );
-  }
-  const open = looked.last.cells.some(
-    (c4) => !looked.final.has(judgementKey(c4)) && !looked.beyond.has(judgementKey(c4))
-  );
-  if (!looked.stopped && !looked.next && looked.taken >= looked.max && open)
-    looked.stopped = `compare.looks (${looked.max}) reached`;
-  return looked;
-}
-var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
-
-// action/src/bench/waves.ts
-var cellText = (c4) => `${c4.workload} threads=${c4.threads}`;
-function waveOf(loaded, whole, wave, shard) {
-  const variants = loaded.variants;
-  const refusals = [];
-  if (!variants)
-    return { refusals: ["--look-of: a further look is a share of a comparison; this spec has no variants"] };
-  const f = whole.further;
-  if (!f || wave.look > f.looks + 1)
-    refusals.push(
-      `--look-of: look ${wave.look} is not one ${loaded.path} may take (compare.looks ${variants.compare.looks}${f ? "" : ", further looks need compare.blocks of 3 or more"})`
-    );
-  if (!shard)
-    refusals.push(
-      "--look-of: a further look as a wave runs on the comparison's runners: give --shard K/N (one runner takes its looks itself, in one tiperf compare)"
-    );
-  const planned = planCells(variants.base.spec);
-  const indices = wave.cells.map(
-    (c4) => planned.findIndex((p) => p.workload.name === c4.workload && p.threads === c4.threads)
-  );
-  const absent = wave.cells.filter((_, i) => indices[i] < 0);
-  if (absent.length)
-    refusals.push(
-      `--look-of: ${absent.map(cellText).join(", ")} are not cells of ${loaded.path}: give the spec the verdict judged`
-    );
-  const names = variants.all.map((v) => v.name);
-  const schedule = waveSchedule(
-    whole,
-    names,
-    planned.length,
-    wave.look,
-    indices.filter((i) => i >= 0)
-  );
-  const line5 = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b10) => b10.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
-  return { schedule, line: line5, refusals };
-}
-async function waveFor(file, flag2, run2) {
-  const { wave, verdict } = await readVerdictWave(file, flag2);
-  const problems = [];
-  const seed = run2.spec.variants?.compare.seed;
-  if (seed !== void 0 && verdict.seed !== void 0 && seed !== verdict.seed)
-    problems.push(`its comparison's seed is ${verdict.seed}, not ${seed}: give --seed ${verdict.seed}`);
-  else if (verdict.spec.hash !== run2.spec.hash)
-    problems.push(
-      `its spec is not ${run2.spec.path} as given here: give the spec and the flags (--seed, --tolerance, \u2026) the design's shards ran with`
-    );
-  const of = verdict.shards?.of;
-  if (run2.shard && of !== void 0 && run2.shard.of !== of)
-    problems.push(
-      `it merged ${of} shard(s), and this is shard ${run2.shard.index}/${run2.shard.of}: give --shard K/${of}`
-    );
-  if (problems.length) throw new InputError(`${flag2} ${file}: ${problems.join("; ")}`);
-  return wave;
-}
-async function readWave(file, flag2) {
-  return (await readVerdictWave(file, flag2)).wave;
-}
-async function readVerdictWave(file, flag2) {
-  let v;
-  try {
-    v = VerdictSchema.safeParse(JSON.parse(await readFile3(file, "utf8"))).data;
-  } catch (e) {
-    const code = e.code;
-    throw new InputError(
-      `${flag2} ${file}: ${code ? `cannot read the file (${code})` : "not JSON"}: give the verdict.json of \`tiperf merge\``
-    );
-  }
-  if (!v)
-    throw new InputError(`${flag2} ${file}: not a tiperf verdict: give the verdict.json of \`tiperf merge\``);
-  const next = v.looks?.next;
-  if (!next)
-    throw new InputError(
-      `${flag2} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`
-    );
-  return { wave: next, verdict: v };
-}
-function pendingText(next, runners) {
-  return `look ${next.look} follows as a wave of ${runners} shard(s) (tiperf compare --look-of this verdict.json): ${next.cells.map(cellText).join(", ")} again; the check's verdict is the merge of every part after it`;
-}
-async function judgeWaves(w2) {
-  const { parts, result } = w2;
-  const plan = w2.loaded.variants;
-  const { compare: compare3 } = plan;
-  const names = plan.all.map((v) => v.name);
-  const first = parts[0];
-  const whole = scheduleOf(w2.loaded, false, first.shard.seed);
-  const f = whole?.further;
-  if (!whole || !f) return void 0;
-  const waves = Math.max(1, ...parts.map((p) => p.shard.look ?? 1));
-  const allowed = Math.min(compare3.looks, Math.max(w2.maxLooks ?? 1, waves));
-  if (waves > (w2.maxLooks ?? 1))
-    w2.log(`merge: look ${waves}'s wave is among the parts: judged up to look ${allowed}`);
-  if ((w2.maxLooks ?? 1) > compare3.looks)
-    w2.log(
-      `merge: --max-looks ${w2.maxLooks} is more than the spec's compare.looks (${compare3.looks}): up to look ${compare3.looks}`
-    );
-  const design = whole.looks.length;
-  const shares = lookShares(design, compare3.looks);
-  const keys4 = planCells(plan.base.spec).map(
-    (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
-  );
-  const taken = new Set(parts.map((p) => p.shard.look ?? 1));
-  const seconds2 = (p) => (Date.parse(p.result.finished_at ?? p.result.started_at) - Date.parse(p.result.started_at)) / 1e3;
-  const lookSeconds = (look) => Math.max(0, ...parts.filter((p) => (p.shard.look ?? 1) === look).map(seconds2));
-  const cellRounds = result.cells.filter((c4) => c4.variant === plan.base.name).length;
-  const looked = await lookAgain({
-    schedule: { ...whole, further: { ...f, looks: allowed - 1 } },
-    names,
-    budget: compare3.budget,
-    log: w2.log,
-    runners: first.shard.of,
-    judge: (look) => {
-      const upTo = lastRoundOf(whole, look < design ? 1 : look - design + 2);
-      const seen = { ...result, cells: result.cells.filter((c4) => c4.round <= upTo) };
-      return judgeFamily(
-        seen,
-        plan.base.spec,
-        plan.base.name,
-        names.slice(1),
-        compare3.confidence,
-        shares.length,
-        shares[look]
-      );
-    },
-    keys: keys4,
-    secondsPerCellRound: () => parts.reduce((s2, p) => s2 + seconds2(p), 0) / Math.max(1, cellRounds),
-    spentSeconds: () => [...taken].reduce((s2, l) => s2 + lookSeconds(l), 0),
-    measured: (look) => taken.has(look),
-    runBlock: async () => {
-    }
-  });
-  const next = looked.next && {
-    look: looked.next.look,
-    cells: [...looked.next.cells].map((i) => cellOfKey(keys4[i]))
-  };
-  const reached = looked.stopped?.startsWith("compare.looks (") ?? false;
-  const capped = allowed < compare3.looks && looked.taken >= allowed && (!looked.stopped || reached);
-  if (next) looked.stopped = pendingText(next, first.shard.of);
-  else if (capped)
-    looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;
-  return {
-    judged: lookedJudgement(looked),
-    looks: {
-      taken: looked.taken,
-      max: compare3.looks,
-      design,
-      ...looked.stopped ? { stopped: looked.stopped } : {},
-      ...next ? { next } : {}
-    }
-  };
-}
-var cellOfKey = (key2) => {
-  const [, workload, threads] = key2.split("\0");
-  return { workload, threads: Number(threads) };
-};
-
-// action/src/bench/plan.ts
-import { mkdir as mkdir3 } from "node:fs/promises";
-import { join as join2 } from "node:path";
 
 // action/src/bench/detection.ts
 function metricNoise(noise, workload, metric) {
@@ -12195,7 +11616,7 @@ var DuetRunner = class {
 };
 
 // action/src/bench/timings.ts
-import { existsSync as existsSync5, readFileSync } from "node:fs";
+import { existsSync as existsSync4, readFileSync } from "node:fs";
 import { mkdir as mkdir2 } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname as dirname3, join } from "node:path";
@@ -12206,7 +11627,7 @@ function timingsFile(env = inherited()) {
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tiperf", "timings.json");
 }
 function read(file) {
-  if (!file || !existsSync5(file)) return {};
+  if (!file || !existsSync4(file)) return {};
   try {
     const doc = JSON.parse(readFileSync(file, "utf8"));
     return doc !== null && typeof doc === "object" ? doc : {};
@@ -12551,6 +11972,481 @@ function variantStepsJson(phases) {
   );
   return phases.loads.filter((x4) => x4.key && !shown.has(x4.key));
 }
+
+// action/src/bench/schedule.ts
+function interleavedOrder(rounds, cells, seed) {
+  const random2 = rng(seed);
+  const perCell = [];
+  for (let c4 = 0; c4 < cells; c4++) {
+    const seq = [];
+    while (seq.length < rounds) {
+      const pair = random2() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
+      seq.push(...pair);
+    }
+    perCell.push(seq.slice(0, rounds));
+  }
+  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
+}
+function lookRounds(rounds, maxRounds) {
+  const looks = [];
+  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
+  looks.push(maxRounds);
+  return looks;
+}
+function williamsRows(n) {
+  const first = [];
+  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
+  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
+  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
+}
+function balancedOrders(variants, cells, seed) {
+  const random2 = rng(seed);
+  const rows = williamsRows(variants);
+  return Array.from({ length: cells }, () => {
+    const perm = Array.from({ length: variants }, (_, i) => i);
+    for (let i = perm.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    return rows.map((row) => row.map((x4) => perm[x4]));
+  });
+}
+function furtherBlocks(s2, names, cells, look) {
+  const f = s2.further;
+  if (!f || look < 2 || look > f.looks + 1) return [];
+  const designBlocks = s2.blocks.at(-1)?.block ?? 0;
+  const designRounds = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
+  const seed = (s2.seed ^ Math.imul(look, 668265261)) >>> 0;
+  const per = f.blocks * f.roundsPerBlock;
+  const turnOf = drawnTurns(names, cells, per, seed);
+  const restartOrder = restarted(names, seed);
+  const firstRound = designRounds + (look - 2) * per + 1;
+  return Array.from({ length: f.blocks }, (_, b10) => {
+    const restarts = restartOrder();
+    const rounds = [
+      ...Array.from({ length: f.warmupRounds }, () => ({
+        round: 0,
+        turns: Array.from({ length: cells }, () => names)
+      })),
+      ...Array.from({ length: f.roundsPerBlock }, (_2, r) => {
+        const i = b10 * f.roundsPerBlock + r;
+        return { round: firstRound + i, turns: Array.from({ length: cells }, (_3, c4) => turnOf(i, c4)) };
+      })
+    ];
+    return {
+      block: designBlocks + (look - 2) * f.blocks + b10 + 1,
+      restarts,
+      ...f.reload ? { reload: true } : {},
+      rounds
+    };
+  });
+}
+function waveSchedule(s2, names, cells, look, open) {
+  const { further: _further, ...rest } = s2;
+  return { ...rest, blocks: furtherBlocks(s2, names, cells, look), wave: { look, cells: open } };
+}
+function lastRoundOf(s2, look) {
+  const design = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
+  const f = s2.further;
+  return look <= 1 || !f ? design : design + (look - 1) * f.blocks * f.roundsPerBlock;
+}
+function seedOf(text3) {
+  let h2 = 2166136261;
+  for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
+  return h2 % 2 ** 31;
+}
+function restarted(names, seed) {
+  const random2 = rng(seed ^ 1540483477);
+  return () => {
+    const order = [...names];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  };
+}
+function drawnTurns(names, cells, rounds, seed) {
+  const pairOrder = interleavedOrder(rounds, cells, seed);
+  const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
+  return (i, cell2) => {
+    if (names.length === 2)
+      return (pairOrder[i]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const rows = balanced[cell2];
+    return rows[i % rows.length].map((x4) => names[x4]);
+  };
+}
+function compareSchedule(o) {
+  const { names, seed } = o;
+  const drawn = drawnTurns(names, o.cells, o.maxRounds, seed);
+  const turnOf = (round3, cell2) => round3 === 0 ? names : drawn(round3 - 1, cell2);
+  const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
+  const lastBlock = Math.ceil(o.maxRounds / perBlock);
+  const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
+  const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
+    (row) => row.map((i) => names[i])
+  ) : [];
+  const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
+  const restartOrder = restarted(names, seed);
+  const blocks = [];
+  for (let block2 = 1; block2 <= lastBlock; block2++) {
+    const restarts = block2 > 1 && !o.grouped ? restartOrder() : [];
+    const round3 = (r) => ({
+      round: r,
+      turns: Array.from({ length: o.cells }, (_, c4) => turnOf(r, c4))
+    });
+    const rounds = [
+      ...Array.from({ length: o.warmupRounds }, () => round3(0)),
+      ...Array.from(
+        { length: Math.min(block2 * perBlock, o.maxRounds) - (block2 - 1) * perBlock },
+        (_, i) => round3((block2 - 1) * perBlock + 1 + i)
+      )
+    ];
+    blocks.push({
+      block: block2,
+      restarts,
+      ...o.reloadData && restarts.length ? { reload: true } : {},
+      ...o.grouped ? { groups: groupOrder(block2) } : {},
+      rounds
+    });
+  }
+  const further = furtherOf(o, perBlock);
+  return {
+    seed,
+    order: o.order,
+    looks: lookRounds(o.rounds, o.maxRounds),
+    blocks,
+    ...further ? { further } : {}
+  };
+}
+function furtherOf(o, roundsPerBlock) {
+  if ((o.looks ?? 1) <= 1 || o.blocks <= 1 || o.grouped) return void 0;
+  const looks = o.looks - 1;
+  return {
+    looks,
+    blocks: o.blocks,
+    roundsPerBlock,
+    warmupRounds: o.warmupRounds,
+    reload: o.reloadData === true
+  };
+}
+function scheduleLines(s2) {
+  const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
+  const out = [
+    s2.shard ? `schedule (seed ${s2.seed}), shard ${s2.shard.index} of ${s2.shard.of}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")} of the comparison; judged when \`tiperf merge\` has every shard's result` : `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
+  ];
+  for (const b10 of s2.blocks) {
+    const measured = b10.rounds.filter((r) => r.round > 0);
+    const warm2 = b10.rounds.length - measured.length;
+    const first = measured[0]?.round;
+    const last = measured.at(-1)?.round;
+    const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
+    out.push(
+      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")}${b10.reload ? ", each with its data loaded again" : ""})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
+    );
+  }
+  const f = s2.further;
+  if (f)
+    out.push(
+      `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`
+    );
+  return out;
+}
+function scheduleOf(loaded, grouped, seed) {
+  const variants = loaded.variants;
+  if (!variants) return void 0;
+  const compare3 = variants.compare;
+  return compareSchedule({
+    names: variants.all.map((v) => v.name),
+    cells: planCells(variants.base.spec).length,
+    rounds: compare3.rounds,
+    maxRounds: compare3.max_rounds ?? compare3.rounds,
+    blocks: compare3.blocks,
+    warmupRounds: compare3.warmup_rounds,
+    seed,
+    order: compare3.order === "duet" ? "duet" : "interleaved",
+    grouped,
+    reloadData: compare3.reload_data,
+    looks: compare3.looks
+  });
+}
+
+// action/src/bench/shard.ts
+function parseShard(text3, flag2 = "--shard") {
+  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
+  const index6 = Number(m3?.[1]);
+  const of = Number(m3?.[2]);
+  if (!m3 || of < 1 || index6 < 1 || index6 > of)
+    throw new InputError(
+      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4); got ${JSON.stringify(text3)}`
+    );
+  return { index: index6, of };
+}
+function shardRefusals(compare3, shard, seedGiven) {
+  const out = [];
+  if (!seedGiven && compare3.seed === void 0)
+    out.push(
+      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+    );
+  if (compare3.blocks < shard.of)
+    out.push(
+      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
+    );
+  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
+    out.push(
+      `--shard: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
+    );
+  return out;
+}
+function shardSchedule(schedule, shard) {
+  const blocks = schedule.blocks.filter((_, i) => i % shard.of === shard.index - 1).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
+  const { further: _further, ...whole } = schedule;
+  return { ...whole, blocks, shard };
+}
+function partOf(shard, schedule, given) {
+  return {
+    ...shard,
+    seed: schedule.seed,
+    order: schedule.order,
+    blocks: schedule.blocks.map((b10) => b10.block),
+    ...schedule.wave ? { look: schedule.wave.look } : {},
+    spec_sha256: given.hash,
+    spec: given.raw
+  };
+}
+
+// action/src/bench/waves.ts
+import { readFile as readFile3 } from "node:fs/promises";
+
+// action/src/bench/looks-run.ts
+var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
+async function lookAgain(r) {
+  const f = r.schedule.further;
+  const design = r.schedule.looks.length;
+  const looked = {
+    final: /* @__PURE__ */ new Map(),
+    last: r.judge(design - 1),
+    taken: 1,
+    max: f.looks + 1,
+    beyond: /* @__PURE__ */ new Map()
+  };
+  const settle = (cells, look) => {
+    for (const c4 of cells)
+      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
+        looked.final.set(judgementKey(c4), { ...c4, looks: look });
+  };
+  settle(looked.last.cells, 1);
+  for (let look = 2; look <= f.looks + 1; look++) {
+    const reach = (f.looks + 2 - look) * f.blocks;
+    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
+    for (const c4 of undecided)
+      if (c4.needed === void 0 || c4.needed > c4.n + reach) {
+        if (!looked.beyond.has(judgementKey(c4))) looked.beyond.set(judgementKey(c4), look - 1);
+      } else looked.beyond.delete(judgementKey(c4));
+    const open2 = new Set(
+      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
+    );
+    if (open2.size === 0) {
+      if (looked.beyond.size) {
+        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
+        r.log(`not looking again: ${looked.stopped}`);
+      }
+      break;
+    }
+    const only = new Set(r.keys.flatMap((k2, i) => open2.has(k2) ? [i] : []));
+    const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
+    const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
+    const spent = r.spentSeconds();
+    const present = r.measured?.(look) === true;
+    if (!present && r.budget !== void 0 && spent + needS > r.budget) {
+      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
+      r.log(`not looking again: ${looked.stopped}`);
+      break;
+    }
+    if (r.measured && !present) {
+      looked.next = { look, cells: only };
+      break;
+    }
+    if (present)
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) judged again with its wave's parts`
+      );
+    else
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
+      );
+    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
+    looked.last = r.judge(design + look - 2);
+    looked.taken = look;
+    settle(
+      looked.last.cells.filter((c4) => open2.has(cellKeyOf(cellOf(c4)))),
+      look
+    );
+  }
+  const open = looked.last.cells.some(
+    (c4) => !looked.final.has(judgementKey(c4)) && !looked.beyond.has(judgementKey(c4))
+  );
+  if (!looked.stopped && !looked.next && looked.taken >= looked.max && open)
+    looked.stopped = `compare.looks (${looked.max}) reached`;
+  return looked;
+}
+var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
+
+// action/src/bench/waves.ts
+var cellText = (c4) => `${c4.workload} threads=${c4.threads}`;
+function waveOf(loaded, whole, wave, shard) {
+  const variants = loaded.variants;
+  const refusals = [];
+  if (!variants)
+    return { refusals: ["--look-of: a further look is a share of a comparison; this spec has no variants"] };
+  const f = whole.further;
+  if (!f || wave.look > f.looks + 1)
+    refusals.push(
+      `--look-of: look ${wave.look} is not one ${loaded.path} may take (compare.looks ${variants.compare.looks}${f ? "" : ", further looks need compare.blocks of 3 or more"})`
+    );
+  if (!shard)
+    refusals.push(
+      "--look-of: a further look as a wave runs on the comparison's runners: give --shard K/N (one runner takes its looks itself, in one tiperf compare)"
+    );
+  const planned = planCells(variants.base.spec);
+  const indices = wave.cells.map(
+    (c4) => planned.findIndex((p) => p.workload.name === c4.workload && p.threads === c4.threads)
+  );
+  const absent = wave.cells.filter((_, i) => indices[i] < 0);
+  if (absent.length)
+    refusals.push(
+      `--look-of: ${absent.map(cellText).join(", ")} are not cells of ${loaded.path}: give the spec the verdict judged`
+    );
+  const names = variants.all.map((v) => v.name);
+  const schedule = waveSchedule(
+    whole,
+    names,
+    planned.length,
+    wave.look,
+    indices.filter((i) => i >= 0)
+  );
+  const line5 = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b10) => b10.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
+  return { schedule, line: line5, refusals };
+}
+async function waveFor(file, flag2, run2) {
+  const { wave, verdict } = await readVerdictWave(file, flag2);
+  const problems = [];
+  const seed = run2.spec.variants?.compare.seed;
+  if (seed !== void 0 && verdict.seed !== void 0 && seed !== verdict.seed)
+    problems.push(`its comparison's seed is ${verdict.seed}, not ${seed}: give --seed ${verdict.seed}`);
+  else if (verdict.spec.hash !== run2.spec.hash)
+    problems.push(
+      `its spec is not ${run2.spec.path} as given here: give the spec and the flags (--seed, --tolerance, \u2026) the design's shards ran with`
+    );
+  const of = verdict.shards?.of;
+  if (run2.shard && of !== void 0 && run2.shard.of !== of)
+    problems.push(
+      `it merged ${of} shard(s), and this is shard ${run2.shard.index}/${run2.shard.of}: give --shard K/${of}`
+    );
+  if (problems.length) throw new InputError(`${flag2} ${file}: ${problems.join("; ")}`);
+  return wave;
+}
+async function readWave(file, flag2) {
+  return (await readVerdictWave(file, flag2)).wave;
+}
+async function readVerdictWave(file, flag2) {
+  let v;
+  try {
+    v = VerdictSchema.safeParse(JSON.parse(await readFile3(file, "utf8"))).data;
+  } catch (e) {
+    const code = e.code;
+    throw new InputError(
+      `${flag2} ${file}: ${code ? `cannot read the file (${code})` : "not JSON"}: give the verdict.json of \`tiperf merge\``
+    );
+  }
+  if (!v)
+    throw new InputError(`${flag2} ${file}: not a tiperf verdict: give the verdict.json of \`tiperf merge\``);
+  const next = v.looks?.next;
+  if (!next)
+    throw new InputError(
+      `${flag2} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`
+    );
+  return { wave: next, verdict: v };
+}
+function pendingText(next, runners) {
+  return `look ${next.look} follows as a wave of ${runners} shard(s) (tiperf compare --look-of this verdict.json): ${next.cells.map(cellText).join(", ")} again; the check's verdict is the merge of every part after it`;
+}
+async function judgeWaves(w2) {
+  const { parts, result } = w2;
+  const plan = w2.loaded.variants;
+  const { compare: compare3 } = plan;
+  const names = plan.all.map((v) => v.name);
+  const first = parts[0];
+  const whole = scheduleOf(w2.loaded, false, first.shard.seed);
+  const f = whole?.further;
+  if (!whole || !f) return void 0;
+  const waves = Math.max(1, ...parts.map((p) => p.shard.look ?? 1));
+  const allowed = Math.min(compare3.looks, Math.max(w2.maxLooks ?? 1, waves));
+  if (waves > (w2.maxLooks ?? 1))
+    w2.log(`merge: look ${waves}'s wave is among the parts: judged up to look ${allowed}`);
+  if ((w2.maxLooks ?? 1) > compare3.looks)
+    w2.log(
+      `merge: --max-looks ${w2.maxLooks} is more than the spec's compare.looks (${compare3.looks}): up to look ${compare3.looks}`
+    );
+  const design = whole.looks.length;
+  const shares = lookShares(design, compare3.looks);
+  const keys4 = planCells(plan.base.spec).map(
+    (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
+  );
+  const taken = new Set(parts.map((p) => p.shard.look ?? 1));
+  const seconds2 = (p) => (Date.parse(p.result.finished_at ?? p.result.started_at) - Date.parse(p.result.started_at)) / 1e3;
+  const lookSeconds = (look) => Math.max(0, ...parts.filter((p) => (p.shard.look ?? 1) === look).map(seconds2));
+  const cellRounds = result.cells.filter((c4) => c4.variant === plan.base.name).length;
+  const looked = await lookAgain({
+    schedule: { ...whole, further: { ...f, looks: allowed - 1 } },
+    names,
+    budget: compare3.budget,
+    log: w2.log,
+    runners: first.shard.of,
+    judge: (look) => {
+      const upTo = lastRoundOf(whole, look < design ? 1 : look - design + 2);
+      const seen = { ...result, cells: result.cells.filter((c4) => c4.round <= upTo) };
+      return judgeFamily(
+        seen,
+        plan.base.spec,
+        plan.base.name,
+        names.slice(1),
+        compare3.confidence,
+        shares.length,
+        shares[look]
+      );
+    },
+    keys: keys4,
+    secondsPerCellRound: () => parts.reduce((s2, p) => s2 + seconds2(p), 0) / Math.max(1, cellRounds),
+    spentSeconds: () => [...taken].reduce((s2, l) => s2 + lookSeconds(l), 0),
+    measured: (look) => taken.has(look),
+    runBlock: async () => {
+    }
+  });
+  const next = looked.next && {
+    look: looked.next.look,
+    cells: [...looked.next.cells].map((i) => cellOfKey(keys4[i]))
+  };
+  const reached = looked.stopped?.startsWith("compare.looks (") ?? false;
+  const capped = allowed < compare3.looks && looked.taken >= allowed && (!looked.stopped || reached);
+  if (next) looked.stopped = pendingText(next, first.shard.of);
+  else if (capped)
+    looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;
+  return {
+    judged: lookedJudgement(looked),
+    looks: {
+      taken: looked.taken,
+      max: compare3.looks,
+      design,
+      ...looked.stopped ? { stopped: looked.stopped } : {},
+      ...next ? { next } : {}
+    }
+  };
+}
+var cellOfKey = (key2) => {
+  const [, workload, threads] = key2.split("\0");
+  return { workload, threads: Number(threads) };
+};
 
 // action/src/bench/plan.ts
 function planTarget(loaded, o) {
@@ -48706,13 +48602,13 @@ function omit2(obj, props) {
   return copy3;
 }
 Set.prototype["toJSON"] = function() {
-  return `Set(${[...this].map((x4) => stringify5(x4)).join(",")})`;
+  return `Set(${[...this].map((x4) => stringify4(x4)).join(",")})`;
 };
 function hash(a4) {
   if (isNumber(a4)) {
     return a4;
   }
-  const str = isString(a4) ? a4 : stringify5(a4);
+  const str = isString(a4) ? a4 : stringify4(a4);
   if (str.length < 250) {
     return str;
   }
@@ -48981,7 +48877,7 @@ function deepEqual(a4, b10) {
   }
   return a4 !== a4 && b10 !== b10;
 }
-function stringify5(data3) {
+function stringify4(data3) {
   const seen = [];
   return (function _stringify(node) {
     if (node?.toJSON && typeof node.toJSON === "function") {
@@ -49958,7 +49854,7 @@ function mergeTitleComponent(v1, v2) {
   throw new Error("It should never reach here");
 }
 function invalidSpec(spec) {
-  return `Invalid specification ${stringify5(spec)}. Make sure the specification includes at least one of the following properties: "mark", "layer", "facet", "hconcat", "vconcat", "concat", or "repeat".`;
+  return `Invalid specification ${stringify4(spec)}. Make sure the specification includes at least one of the following properties: "mark", "layer", "facet", "hconcat", "vconcat", "concat", or "repeat".`;
 }
 var FIT_NON_SINGLE = 'Autosize "fit" only works for single views and layered views.';
 function containerSizeNonSingle(name) {
@@ -50025,7 +49921,7 @@ function differentParse(field4, local, ancestor) {
 }
 var ADD_SAME_CHILD_TWICE = "Attempt to add the same child twice.";
 function invalidTransformIgnored(transform4) {
-  return `Ignoring an invalid transform: ${stringify5(transform4)}.`;
+  return `Ignoring an invalid transform: ${stringify4(transform4)}.`;
 }
 var NO_FIELDS_NEEDS_AS = 'If "from.fields" is not specified, "as" has to be a string that specifies the key to be used for the data from the secondary source.';
 function customFormatTypeNotAllowed(channel) {
@@ -50033,14 +49929,14 @@ function customFormatTypeNotAllowed(channel) {
 }
 function projectionOverridden(opt2) {
   const { parentProjection, projection: projection3 } = opt2;
-  return `Layer's shared projection ${stringify5(parentProjection)} is overridden by a child projection ${stringify5(projection3)}.`;
+  return `Layer's shared projection ${stringify4(parentProjection)} is overridden by a child projection ${stringify4(projection3)}.`;
 }
 var REPLACE_ANGLE_WITH_THETA = "Arc marks uses theta channel rather than angle, replacing angle with theta.";
 function offsetNestedInsideContinuousPositionScaleDropped(mainChannel) {
   return `${mainChannel}Offset dropped because ${mainChannel} is continuous`;
 }
 function primitiveChannelDef(channel, type3, value4) {
-  return `Channel ${channel} is a ${type3}. Converted to {value: ${stringify5(value4)}}.`;
+  return `Channel ${channel} is a ${type3}. Converted to {value: ${stringify4(value4)}}.`;
 }
 function invalidFieldType(type3) {
   return `Invalid field type "${type3}".`;
@@ -50059,7 +49955,7 @@ function relativeBandSizeNotSupported(sizeChannel) {
   return `Position range does not support relative band size for ${sizeChannel}.`;
 }
 function emptyFieldDef(fieldDef, channel) {
-  return `Dropping ${stringify5(fieldDef)} from channel "${channel}" since it does not contain any data field, datum, value, or signal.`;
+  return `Dropping ${stringify4(fieldDef)} from channel "${channel}" since it does not contain any data field, datum, value, or signal.`;
 }
 var LINE_WITH_VARYING_SIZE = "Line marks cannot encode size with a non-groupby field. You may want to use trail marks instead.";
 function incompatibleChannel(channel, markOrFacet, when) {
@@ -50097,13 +49993,13 @@ function cannotUseRelativeBandSizeWithNonBandScale(scaleType2) {
   return `Cannot use the relative band size with ${scaleType2} scale.`;
 }
 function unaggregateDomainHasNoEffectForRawField(fieldDef) {
-  return `Using unaggregated domain with raw field has no effect (${stringify5(fieldDef)}).`;
+  return `Using unaggregated domain with raw field has no effect (${stringify4(fieldDef)}).`;
 }
 function unaggregateDomainWithNonSharedDomainOp(aggregate) {
   return `Unaggregated domain not applicable for "${aggregate}" since it produces values outside the origin domain of the source data.`;
 }
 function unaggregatedDomainWithLogScale(fieldDef) {
-  return `Unaggregated domain is currently unsupported for log scale (${stringify5(fieldDef)}).`;
+  return `Unaggregated domain is currently unsupported for log scale (${stringify4(fieldDef)}).`;
 }
 function cannotApplySizeToNonOrientedMark(mark) {
   return `Cannot apply size to non-oriented mark "${mark}".`;
@@ -50121,16 +50017,16 @@ function stepDropped(channel) {
   return `The step for "${channel}" is dropped because the ${channel === "width" ? "x" : "y"} is continuous.`;
 }
 function mergeConflictingProperty(property2, propertyOf, v1, v2) {
-  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify5(v1)} and ${stringify5(v2)}). Using ${stringify5(v1)}.`;
+  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify4(v1)} and ${stringify4(v2)}). Using ${stringify4(v1)}.`;
 }
 function mergeConflictingDomainProperty(property2, propertyOf, v1, v2) {
-  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify5(v1)} and ${stringify5(v2)}). Using the union of the two domains.`;
+  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify4(v1)} and ${stringify4(v2)}). Using the union of the two domains.`;
 }
 function independentScaleMeansIndependentGuide(channel) {
   return `Setting the scale to be independent for "${channel}" means we also have to set the guide (axis or legend) to be independent.`;
 }
 function domainSortDropped(sort3) {
-  return `Dropping sort property ${stringify5(sort3)} as unioned domains only support boolean or op "count", "min", and "max".`;
+  return `Dropping sort property ${stringify4(sort3)} as unioned domains only support boolean or op "count", "min", and "max".`;
 }
 var MORE_THAN_ONE_SORT = "Domains that should be unioned has conflicting sort properties. Sort will be set to true.";
 var FACETED_INDEPENDENT_DIFFERENT_SOURCES = "Detected faceted independent scales that union domain of multiple fields from different data sources. We will use the first field. The result view size may be incorrect.";
@@ -50149,10 +50045,10 @@ function stackNonSummativeAggregate(aggregate) {
   return `Stacking is applied even though the aggregate function is non-summative ("${aggregate}").`;
 }
 function invalidTimeUnit(unitName2, value4) {
-  return `Invalid ${unitName2}: ${stringify5(value4)}.`;
+  return `Invalid ${unitName2}: ${stringify4(value4)}.`;
 }
 function droppedDay(d) {
-  return `Dropping day from datetime ${stringify5(d)} as day cannot be combined with other units.`;
+  return `Dropping day from datetime ${stringify4(d)} as day cannot be combined with other units.`;
 }
 function errorBarCenterAndExtentAreNotNeeded(center2, extent2) {
   return `${extent2 ? "extent " : ""}${extent2 && center2 ? "and " : ""}${center2 ? "center " : ""}${extent2 && center2 ? "are " : "is "}not needed when data are aggregated.`;
@@ -50424,7 +50320,7 @@ function timeUnitSpecifierExpression(timeUnit) {
     return void 0;
   }
   const timeUnitParts = getTimeUnitParts(timeUnit);
-  return `timeUnitSpecifier(${stringify5(timeUnitParts)}, ${stringify5(VEGALITE_TIMEFORMAT)})`;
+  return `timeUnitSpecifier(${stringify4(timeUnitParts)}, ${stringify4(VEGALITE_TIMEFORMAT)})`;
 }
 function formatExpression(timeUnit, field4, isUTCScale) {
   if (!timeUnit) {
@@ -50607,7 +50503,7 @@ function fieldFilterExpression(predicate, useInRange = true) {
     }
     return exprs.length > 0 ? exprs.join(" && ") : "true";
   }
-  throw new Error(`Invalid field predicate: ${stringify5(predicate)}`);
+  throw new Error(`Invalid field predicate: ${stringify4(predicate)}`);
 }
 function fieldValidPredicate(fieldExpr2, valid = true) {
   if (valid) {
@@ -51199,7 +51095,7 @@ function datumDefToExpr(datumDef) {
   if (isDateTime(datum2)) {
     return dateTimeToExpr(datum2);
   }
-  return `${stringify5(datum2)}`;
+  return `${stringify4(datum2)}`;
 }
 function valueRefForFieldOrDatumDef(fieldDef, scaleName, opt2, encode2) {
   const ref2 = {};
@@ -51332,7 +51228,7 @@ function isCustomFormatType(formatType) {
   return formatType && formatType !== "number" && formatType !== "time";
 }
 function customFormatExpr(formatType, field4, format5) {
-  return `${formatType}(${field4}${format5 ? `, ${stringify5(format5)}` : ""})`;
+  return `${formatType}(${field4}${format5 ? `, ${stringify4(format5)}` : ""})`;
 }
 function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config }) {
   if (isCustomFormatType(formatType)) {
@@ -51514,10 +51410,10 @@ function binFormatExpression(startField, endField, format5, formatType, config) 
 function timeFormatExpression({ field: field4, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
   if (!timeUnit || format5) {
     if (!timeUnit && formatType) {
-      return `${formatType}(${field4}, ${stringify5(format5)})`;
+      return `${formatType}(${field4}, ${stringify4(format5)})`;
     }
     format5 = isString(format5) ? format5 : rawTimeFormat;
-    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify5(format5)})`;
+    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify4(format5)})`;
   } else {
     return formatExpression(timeUnit, field4, isUTCScale);
   }
@@ -52135,7 +52031,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
     expr2 = dateTimeToExpr(v);
   } else if (isString(v) || isNumber(v)) {
     if (isTime3) {
-      expr2 = `datetime(${stringify5(v)})`;
+      expr2 = `datetime(${stringify4(v)})`;
       if (isLocalSingleTimeUnit(unit2)) {
         if (isNumber(v) && v < 1e4 || isString(v) && isNaN(Date.parse(v))) {
           expr2 = dateTimeToExpr({ [unit2]: v });
@@ -52146,7 +52042,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
   if (expr2) {
     return wrapTime && isTime3 ? `time(${expr2})` : expr2;
   }
-  return undefinedIfExprNotRequired ? void 0 : stringify5(v);
+  return undefinedIfExprNotRequired ? void 0 : stringify4(v);
 }
 function valueArray(fieldOrDatumDef, values3) {
   const { type: type3 } = fieldOrDatumDef;
@@ -56274,7 +56170,7 @@ function assembleInit(init2, isExpr2 = true, wrap2 = identity) {
       return wrap2(dateTimeToTimestamp(init2));
     }
   }
-  return isExpr2 ? wrap2(stringify5(init2)) : init2;
+  return isExpr2 ? wrap2(stringify4(init2)) : init2;
 }
 function assembleUnitSelectionSignals(model, signals) {
   for (const selCmpt of vals(model.component.selection ?? {})) {
@@ -66901,7 +66797,7 @@ function confirmStep(merged, first, wanted, resultPath) {
 }
 
 // action/src/bench/bench.ts
-import { existsSync as existsSync6 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import { rename } from "node:fs/promises";
 import { join as join7, relative as relative2 } from "node:path";
 
@@ -67992,7 +67888,7 @@ var Bench = class _Bench {
     const error3 = cell2.error ?? as;
     for (let n = 1; n <= 100; n++) {
       const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
-      if (existsSync6(to)) continue;
+      if (existsSync5(to)) continue;
       try {
         await rename(from, to);
       } catch {
@@ -68011,6 +67907,110 @@ var Bench = class _Bench {
     }
   }
 };
+
+// action/src/bench/builds.ts
+var import_yaml4 = __toESM(require_dist(), 1);
+import { existsSync as existsSync6 } from "node:fs";
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function builderOf(target2) {
+  const name = isObj2(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
+  const builder = name && TARGET_KINDS[name] ? kindOf(name).source : void 0;
+  return builder?.treeOf(target2) ? builder : void 0;
+}
+function hasSources(loaded) {
+  const targets = [loaded.spec.target, ...loaded.variants?.all.map((v) => v.spec.target) ?? []];
+  return targets.some((t) => builderOf(t) !== void 0);
+}
+async function withSourceBuilds(loaded, opts) {
+  if (!hasSources(loaded)) return loaded;
+  const raw = structuredClone(loaded.raw);
+  const builder = kindOf(loaded.spec.target.kind).source;
+  const builds = [...loaded.builds ?? []];
+  const made = /* @__PURE__ */ new Map();
+  const one4 = async (source4, where, variant) => {
+    const tree2 = String(source4.path);
+    const ref2 = typeof source4.ref === "string" ? source4.ref : "HEAD";
+    const { commit, subject } = await builder.resolve(tree2, ref2, `${where}.ref`);
+    const key2 = builder.buildKey(source4, commit);
+    let binary2;
+    let seconds2 = 0;
+    let kept = true;
+    if (opts.dryRun) {
+      binary2 = builder.plannedBinary(source4, commit);
+      kept = existsSync6(binary2);
+    } else {
+      if (!made.has(key2)) made.set(key2, builder.build(source4, commit, opts));
+      const b10 = await made.get(key2);
+      binary2 = b10.binary;
+      seconds2 = b10.seconds;
+      kept = b10.kept;
+    }
+    const how = builder.howBuilt(source4);
+    builds.push({ variant, path: tree2, ref: ref2, commit, subject, binary: binary2, seconds: seconds2, kept, how });
+    return binary2;
+  };
+  checkConflicts(loaded.path, raw, builder);
+  const own = builder.treeOf(raw.target) ? loaded.spec.target.source : void 0;
+  const top = isObj2(own) ? own : void 0;
+  const variants = isObj2(raw.variants) ? raw.variants : {};
+  const names = Object.keys(variants);
+  const variantBuilds = [];
+  for (const name of names) {
+    const overlay = variants[name];
+    const vsrc = isObj2(overlay) && isObj2(overlay.target) && isObj2(overlay.target.source) ? overlay.target.source : void 0;
+    if (!vsrc) continue;
+    if (!top && (!vsrc.path || !vsrc.build))
+      throw new InputError(
+        `${loaded.path}: variants.${name}.target.source: names no path and build, and the spec's target has no source to take them from`
+      );
+    const merged = deepMerge(top ?? builder.defaults, vsrc);
+    variantBuilds.push([name, await one4(merged, `variants.${name}.target.source`, name)]);
+  }
+  if (top) {
+    const all = names.length > 0 && variantBuilds.length === names.length;
+    const binary2 = all ? variantBuilds[0][1] : await one4(top, "target.source", "all");
+    raw.target = builder.withBinary(raw.target, binary2);
+  }
+  for (const [name, binary2] of variantBuilds) {
+    const overlay = variants[name];
+    overlay.target = builder.withBinary(overlay.target, binary2);
+  }
+  const unseen2 = await unseenOf(loaded, builder, raw.target, builds);
+  return {
+    ...specOfValue(raw, loaded.path),
+    path: loaded.path,
+    // for the record (the run's spec.yaml): the binaries in place of the sources
+    composed: (0, import_yaml4.stringify)(raw),
+    builds,
+    ...unseen2.length ? { unseen: unseen2 } : {},
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    // what the spec's composition found (nothing to measure, a new spec) holds for its builds too
+    ...loaded.same ? { same: loaded.same } : {},
+    ...loaded.adoption ? { adoption: loaded.adoption } : {}
+  };
+}
+function checkConflicts(path3, raw, builder) {
+  for (const [where, target2] of [
+    ["target", raw.target],
+    ...Object.entries(isObj2(raw.variants) ? raw.variants : {}).map(([n, v]) => [
+      `variants.${n}.target`,
+      isObj2(v) ? v.target : void 0
+    ])
+  ]) {
+    const why = isObj2(target2) ? builder.conflict(target2) : void 0;
+    if (why) throw new InputError(`${path3}: ${where}: ${why}`);
+  }
+}
+function variantBuild(loaded, variant) {
+  const b10 = loaded.builds?.find((x4) => x4.variant === variant) ?? loaded.builds?.find((x4) => x4.variant === "all");
+  return b10 ? { commit: b10.commit, subject: b10.subject, tree: b10.path, binary: b10.binary } : void 0;
+}
+async function unseenOf(loaded, builder, target2, builds) {
+  const names = loaded.variants ? [loaded.variants.base.name, loaded.variants.head.name] : [];
+  const [base, head] = names.map((n) => builds.find((b10) => b10.variant === n));
+  if (!builder.unseen || !base || !head || base.path !== head.path || base.commit === head.commit) return [];
+  return builder.unseen(target2, base.path, base.commit, head.commit, loaded.profile);
+}
 
 // action/src/bench/start.ts
 import { join as join8 } from "node:path";
@@ -70244,6 +70244,7 @@ export {
   fileOption,
   refOption,
   specWords,
+  loadWords,
   specFrom,
   compareRequest,
   mergeEither,
