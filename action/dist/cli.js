@@ -36,11 +36,11 @@ import {
   md,
   mean,
   mergeEither,
+  mergeRequest,
   metricName,
   narrowSpec,
   noiseFromResult,
   openPullRequest,
-  parseLogin,
   parsePr,
   parseRepo,
   parseShard,
@@ -49,7 +49,6 @@ import {
   planRun,
   prepareSpec,
   publishVerdict,
-  readFirstVerdict,
   readVerdict,
   readWave,
   renderCharts,
@@ -65,7 +64,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-5TUM4TUW.js";
+} from "./chunk-ZFI5ILDN.js";
 import {
   reapLedger
 } from "./chunk-HPYU6HJ2.js";
@@ -2967,31 +2966,24 @@ async function cmdMerge(args) {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
   if (positionals.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
-  if (values.json) await checkOutFile(values.json, "--json");
   const first = positionals[0];
-  const outDir = values.out ?? join7("results", `merge-${basename3(first.endsWith("result.json") ? dirname5(first) : first)}`);
-  const maxLooks = values["max-looks"] === void 0 ? void 0 : Number(values["max-looks"]);
-  if (maxLooks !== void 0 && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
-    throw new InputError(
-      `tiperf merge: --max-looks must be a whole number of looks from 1 to 6 (got ${values["max-looks"]})`
-    );
-  const merged = await mergeEither(positionals, {
-    outDir,
+  const request = await mergeRequest(flagDoor("merge", values), positionals, {
+    out: join7("results", `merge-${basename3(first.endsWith("result.json") ? dirname5(first) : first)}`)
+  });
+  const { parts, json: _json, ...options } = request;
+  const merged = await mergeEither(parts, {
+    ...options,
     log,
-    ...typeof values.baseline === "string" ? { baseline: values.baseline } : {},
-    ...values.confirms ? { confirms: await readFirstVerdict(values.confirms, "--confirms") } : {},
-    ...values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"]) } : {},
-    ...maxLooks ? { maxLooks } : {},
-    misfit: (option, parts) => {
+    misfit: (option, parts2) => {
       throw new InputError(
-        parts === "run" ? `tiperf merge: --${option === "maxLooks" ? "max-looks" : option} is for the parts of a comparison (compare --shard); these are shares of a run` : "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
+        parts2 === "run" ? `tiperf merge: --${option === "maxLooks" ? "max-looks" : option} is for the parts of a comparison (compare --shard); these are shares of a run` : "tiperf merge: --baseline judges the shares of a run (run --shard); a comparison's parts are judged head against base"
       );
     }
   });
-  return merged.parts === "run" ? saidRun(merged.outcome, values) : saidComparison(merged.outcome, values);
+  return merged.parts === "run" ? saidRun(merged.outcome, request) : saidComparison(merged.outcome, request);
 }
-async function saidComparison(outcome, values) {
-  await writeJson(values.json, outcome.verdict);
+async function saidComparison(outcome, request) {
+  await writeJson(request.json, outcome.verdict);
   if (outcome.confirm > 0)
     log(
       `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`
@@ -3005,8 +2997,8 @@ async function saidComparison(outcome, values) {
 `);
   return outcome.exitCode;
 }
-async function saidRun(outcome, values) {
-  await writeJson(values.json, outcome.verdict ?? outcome.result);
+async function saidRun(outcome, request) {
+  await writeJson(request.json, outcome.verdict ?? outcome.result);
   const said = outcome.verdict?.verdict ?? outcome.result.status;
   log(
     `merged run: ${said} (${outcome.resultPath})${outcome.htmlPath ? `; report: ${outcome.htmlPath}` : ""}`

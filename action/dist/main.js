@@ -12,17 +12,17 @@ import {
   fileOption,
   inputDoor,
   mergeEither,
+  mergeRequest,
   parseLogin,
   parsePr,
   parseRepo,
   parseShard,
   publishVerdict,
-  readFirstVerdict,
   refOption,
   runRequest,
   specFrom,
   specWords
-} from "./chunk-5TUM4TUW.js";
+} from "./chunk-ZFI5ILDN.js";
 import {
   getInput,
   info,
@@ -188,7 +188,7 @@ function event() {
     return void 0;
   }
 }
-async function produceMerge(inputs) {
+async function produceMerge(inputs, get) {
   const parts = resultFiles(inputs.parts);
   if (parts.length === 0)
     throw new TiperfError(
@@ -196,12 +196,15 @@ async function produceMerge(inputs) {
       EXIT.runFailed
     );
   const merged = await mergeEither(parts, {
-    outDir: join(inputs.out, "merged"),
-    log,
-    ...inputs.baseline ? { baseline: inputs.baseline } : {},
-    ...inputs.confirms ? { confirms: await readFirstVerdict(inputs.confirms, "'confirms' input") } : {},
-    ...inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {},
-    ...inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}
+    // the merge goes under the 'out' input's folder, in merged/
+    ...await mergeRequest(
+      inputDoor("merge", (n) => n === "out" ? "" : get(n)),
+      parts,
+      {
+        out: join(inputs.out, "merged")
+      }
+    ),
+    log
   });
   if (merged.parts === "run") {
     const runs = merged.outcome;
@@ -250,7 +253,7 @@ async function produceRun({ inputs, get, signal }) {
 }
 var MODE_STEPS = {
   publish: producePublish,
-  merge: ({ inputs }) => produceMerge(inputs),
+  merge: ({ inputs, get }) => produceMerge(inputs, get),
   compare: produceCompare,
   run: produceRun,
   diff: produceRun

@@ -1,12 +1,12 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { basename, dirname, join, sep } from "node:path";
 import * as core from "@actions/core";
-import { readFirstVerdict } from "../commands/compare/confirm.ts";
 import { execCompare } from "../commands/compare/index.ts";
 import { compareRequest } from "../commands/compare/options.ts";
 import { type Door, inputDoor } from "../commands/door.ts";
 import { exitCodeOf } from "../commands/exit.ts";
 import { mergeEither } from "../commands/merge/either.ts";
+import { mergeRequest } from "../commands/merge/options.ts";
 import { execRun } from "../commands/run/index.ts";
 import { runRequest } from "../commands/run/options.ts";
 import { specFrom } from "../commands/spec-options.ts";
@@ -56,7 +56,7 @@ interface Produced {
  * Mode merge: the shards' results under the downloaded artifacts, joined as the one comparison
  * (or the one run) they are shares of.
  */
-async function produceMerge(inputs: ActionInputs): Promise<Produced> {
+async function produceMerge(inputs: ActionInputs, get: (name: string) => string): Promise<Produced> {
   const parts = resultFiles(inputs.parts as string);
   if (parts.length === 0)
     throw new TiperfError(
@@ -66,12 +66,15 @@ async function produceMerge(inputs: ActionInputs): Promise<Produced> {
   // a run's shares (mode run with shard) judged against the baseline if given; a comparison's
   // parts as the one comparison: an input the parts do not take passes unused
   const merged = await mergeEither(parts, {
-    outDir: join(inputs.out, "merged"),
+    // the merge goes under the 'out' input's folder, in merged/
+    ...(await mergeRequest(
+      inputDoor("merge", (n) => (n === "out" ? "" : get(n))),
+      parts,
+      {
+        out: join(inputs.out, "merged"),
+      },
+    )),
     log,
-    ...(inputs.baseline ? { baseline: inputs.baseline } : {}),
-    ...(inputs.confirms ? { confirms: await readFirstVerdict(inputs.confirms, "'confirms' input") } : {}),
-    ...(inputs.acceptedBy ? { acceptedBy: inputs.acceptedBy } : {}),
-    ...(inputs.maxLooks ? { maxLooks: inputs.maxLooks } : {}),
   });
   if (merged.parts === "run") {
     const runs = merged.outcome;
@@ -137,7 +140,7 @@ async function produceRun({ inputs, get, signal }: ModeCall): Promise<Produced> 
 /** The Action's modes, each the command it runs: the same steps as the command line's. */
 const MODE_STEPS: Record<ActionInputs["mode"], (call: ModeCall) => Promise<Produced>> = {
   publish: producePublish,
-  merge: ({ inputs }) => produceMerge(inputs),
+  merge: ({ inputs, get }) => produceMerge(inputs, get),
   compare: produceCompare,
   run: produceRun,
   diff: produceRun,

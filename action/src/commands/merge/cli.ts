@@ -1,37 +1,27 @@
-// `tiperf merge` on the command line: its flags read and checked, then the command's steps; the
-// synopsis is cli/commands.ts's (`tiperf help merge`).
+// `tiperf merge` on the command line: its flags read as merge's options (options.ts), the parts
+// merged, what follows said; the synopsis is cli/commands.ts's (`tiperf help merge`).
 import { basename, dirname, join } from "node:path";
-import { checkOutFile } from "../../bench/preflight.ts";
 import { flags, log, writeJson } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
 import { InputError } from "../../errors.ts";
-import { parseLogin } from "../../publish/names.ts";
-import { readFirstVerdict } from "../compare/confirm.ts";
+import { flagDoor } from "../door.ts";
 import { mergeEither } from "./either.ts";
 import type { MergeOutcome } from "./index.ts";
+import { type MergeRequest, mergeRequest } from "./options.ts";
 import type { RunMergeOutcome } from "./runs.ts";
 
 export async function cmdMerge(args: string[]): Promise<number> {
   const { values, positionals } = flags("merge", args, parseOptions("merge"));
   if (positionals.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
-  if (values.json) await checkOutFile(values.json as string, "--json");
   const first = positionals[0] as string;
-  const outDir =
-    (values.out as string | undefined) ??
-    join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`);
-  const maxLooks = values["max-looks"] === undefined ? undefined : Number(values["max-looks"]);
-  if (maxLooks !== undefined && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
-    throw new InputError(
-      `tiperf merge: --max-looks must be a whole number of looks from 1 to 6 (got ${values["max-looks"]})`,
-    );
-  const merged = await mergeEither(positionals, {
-    outDir,
+  const request = await mergeRequest(flagDoor("merge", values), positionals, {
+    out: join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`),
+  });
+  const { parts, json: _json, ...options } = request;
+  const merged = await mergeEither(parts, {
+    ...options,
     log,
-    ...(typeof values.baseline === "string" ? { baseline: values.baseline } : {}),
-    ...(values.confirms ? { confirms: await readFirstVerdict(values.confirms as string, "--confirms") } : {}),
-    ...(values["accepted-by"] ? { acceptedBy: parseLogin(values["accepted-by"] as string) } : {}),
-    ...(maxLooks ? { maxLooks } : {}),
     misfit: (option, parts) => {
       throw new InputError(
         parts === "run"
@@ -40,12 +30,12 @@ export async function cmdMerge(args: string[]): Promise<number> {
       );
     },
   });
-  return merged.parts === "run" ? saidRun(merged.outcome, values) : saidComparison(merged.outcome, values);
+  return merged.parts === "run" ? saidRun(merged.outcome, request) : saidComparison(merged.outcome, request);
 }
 
 /** A comparison's parts merged: the verdict, and what runs next (a confirmation, a further look). */
-async function saidComparison(outcome: MergeOutcome, values: Record<string, unknown>): Promise<number> {
-  await writeJson(values.json as string | undefined, outcome.verdict);
+async function saidComparison(outcome: MergeOutcome, request: MergeRequest): Promise<number> {
+  await writeJson(request.json, outcome.verdict);
   if (outcome.confirm > 0)
     log(
       `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`,
@@ -60,8 +50,8 @@ async function saidComparison(outcome: MergeOutcome, values: Record<string, unkn
 }
 
 /** Shares of a run's matrix joined into one result, judged against --baseline when given. */
-async function saidRun(outcome: RunMergeOutcome, values: Record<string, unknown>): Promise<number> {
-  await writeJson(values.json as string | undefined, outcome.verdict ?? outcome.result);
+async function saidRun(outcome: RunMergeOutcome, request: MergeRequest): Promise<number> {
+  await writeJson(request.json, outcome.verdict ?? outcome.result);
   const said = outcome.verdict?.verdict ?? outcome.result.status;
   log(
     `merged run: ${said} (${outcome.resultPath})${outcome.htmlPath ? `; report: ${outcome.htmlPath}` : ""}`,

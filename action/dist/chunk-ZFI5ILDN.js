@@ -66668,138 +66668,10 @@ function exitCodeOf(v, inconclusive = v.inconclusive ?? "warn") {
   return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
 }
 
-// action/src/commands/compare/confirm.ts
-import { readFile as readFile4 } from "node:fs/promises";
-import { join as join6 } from "node:path";
-var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
-function regressedCells(verdict) {
-  const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
-  const cells = [...new Map(regressed.map((c4) => [`${c4.workload}\0${c4.threads}`, c4])).values()].map(
-    (c4) => ({ workload: c4.workload, threads: c4.threads })
-  );
-  return { cells, keys: new Set(regressed.map(cellKey2)) };
-}
-function confirmationSpec(loaded, first, fresh = false) {
-  const { cells } = regressedCells(first);
-  const absent = cells.filter(
-    (c4) => !loaded.spec.workloads.some((w2) => w2.name === c4.workload && w2.threads.includes(c4.threads))
-  );
-  if (absent.length)
-    throw new InputError(
-      `--confirms: the verdict's regressed cell(s) ${absent.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} are not cells of ${loaded.path}: give the spec of the run it judged`
-    );
-  return narrowSpec(loaded, cells, { confirm: 0, profiles: 0, ...fresh ? { seed: null } : {} });
-}
-function withConfirmation(first, runs, how) {
-  const { keys: keys4 } = regressedCells(first);
-  const confirmed2 = runs.length > 0 && runs.every((r) => r.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey2(c4))));
-  const alpha = 1 - first.confidence;
-  const falseAlarm = alpha ** (1 + runs.length);
-  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey2(c4)))).map(
-    (c4) => `${cellKey2(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
-  ).join("; ");
-  return {
-    ...first,
-    verdict: confirmed2 ? "regression" : "inconclusive",
-    confirmation: { confirmed: confirmed2, first: first.verdict, runs, false_alarm: falseAlarm },
-    notes: [
-      ...first.notes,
-      confirmed2 ? `confirmed on fresh instances (${how}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${how}: ${shown || "no cell judged"}); the check does not fail on it`
-    ]
-  };
-}
-async function readFirstVerdict(file, flag2) {
-  let text3;
-  try {
-    text3 = await readFile4(file, "utf8");
-  } catch (e) {
-    throw new InputError(`${flag2} ${file}: cannot read the file (${e.code})`);
-  }
-  let parsed;
-  try {
-    parsed = VerdictSchema.safeParse(JSON.parse(text3));
-  } catch {
-    throw new InputError(`${flag2} ${file}: not JSON: give the verdict.json of the run to confirm`);
-  }
-  if (!parsed.success)
-    throw new InputError(
-      `${flag2} ${file}: not a tiperf verdict (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`
-    );
-  const v = parsed.data;
-  if (v.verdict !== "regression" || v.confirmation)
-    throw new InputError(
-      `${flag2} ${file}: its verdict is ${v.verdict}${v.confirmation ? ", already confirmed or not" : ""}: only an unconfirmed regression is confirmed`
-    );
-  return v;
-}
-async function confirmRegression(verdict, loaded, compare3, dir, spent, again, log7) {
-  const confirm = compare3.confirm;
-  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
-  const { cells, keys: keys4 } = regressedCells(verdict);
-  const needS = spent.elapsedS * confirm * cells.length / Math.max(1, spent.cells);
-  if (compare3.budget !== void 0 && spent.elapsedS + needS > compare3.budget) {
-    const t = (x4) => x4 < 120 ? `${Math.round(x4)} s` : `${Math.round(x4 / 60)} min`;
-    log7(
-      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent)`
-    );
-    return {
-      ...verdict,
-      notes: [
-        ...verdict.notes,
-        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`
-      ]
-    };
-  }
-  const runs = [];
-  for (let i = 1; i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression"); i++) {
-    log7(`confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`);
-    const narrowed = await confirmationSpec(loaded, verdict, true);
-    const rerun2 = await again(narrowed, join6(dir, "confirm"));
-    runs.push({
-      run_id: rerun2.verdict.head.run_id,
-      result: rerun2.resultPath,
-      verdict: rerun2.verdict.verdict,
-      cells: rerun2.verdict.cells
-    });
-  }
-  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
-}
-function confirmed(first, run2, resultPath) {
-  const { keys: keys4 } = regressedCells(first);
-  const measured = new Set(run2.cells.map(cellKey2));
-  const absent = [...keys4].filter((k2) => !measured.has(k2));
-  if (absent.length === keys4.size)
-    throw new InputError(
-      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys4].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`
-    );
-  const of = run2.shards?.of ?? 1;
-  const lost = run2.shards?.missing ?? [];
-  const answered = withConfirmation(
-    first,
-    [{ run_id: run2.head.run_id, result: resultPath, verdict: run2.verdict, cells: run2.cells }],
-    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`
-  );
-  return {
-    ...answered,
-    ...answered.confirmation && lost.length ? { confirmation: { ...answered.confirmation, missing_shards: lost } } : {},
-    notes: [
-      ...answered.notes,
-      `the confirmation: ${run2.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`
-    ]
-  };
-}
-function confirmStep(merged, first, wanted, resultPath) {
-  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
-  const confirm = merged.verdict === "regression" ? wanted : 0;
-  if (confirm === 0) return { verdict: merged, confirm };
-  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
-  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
-}
-
 // action/src/bench/bench.ts
 import { existsSync as existsSync5 } from "node:fs";
 import { rename } from "node:fs/promises";
-import { join as join7, relative as relative2 } from "node:path";
+import { join as join6, relative as relative2 } from "node:path";
 
 // action/src/bench/cell-run.ts
 import { basename, relative } from "node:path";
@@ -67884,7 +67756,7 @@ var Bench = class _Bench {
    * for the other pair, or for uneven outside CPU), kept; and what the cell records of the attempt.
    */
   async setAside(cell2, as = "stalled") {
-    const from = join7(this.runDir.dir, cell2.raw_log);
+    const from = join6(this.runDir.dir, cell2.raw_log);
     const error3 = cell2.error ?? as;
     for (let n = 1; n <= 100; n++) {
       const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
@@ -68013,7 +67885,7 @@ async function unseenOf(loaded, builder, target2, builds) {
 }
 
 // action/src/bench/start.ts
-import { join as join8 } from "node:path";
+import { join as join7 } from "node:path";
 
 // action/src/report/layout.ts
 function layoutOf(w2, cells) {
@@ -68141,11 +68013,11 @@ function table2(cells, layout) {
 }
 
 // action/src/result/host.ts
-import { readFile as readFile5 } from "node:fs/promises";
+import { readFile as readFile4 } from "node:fs/promises";
 import { arch, cpus as cpus8, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile5("/etc/os-release", "utf8");
+    const text3 = await readFile4("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
@@ -68188,7 +68060,7 @@ async function startResult(loaded, opts) {
   const runDir = await RunDir.create(opts.outDir, runId);
   await writePlan(runPlan, runDir.dir);
   if (loaded.composed !== void 0) {
-    const file = join8(runDir.dir, "spec.yaml");
+    const file = join7(runDir.dir, "spec.yaml");
     await writeAtomic(file, `# composed by tiperf from ${loaded.path}
 ${loaded.composed}`);
     loaded.path = file;
@@ -68210,7 +68082,7 @@ ${loaded.composed}`);
     const deployment = await plan.open({
       runId,
       runDir: runDir.dir,
-      rawDir: join8(runDir.dir, "raw"),
+      rawDir: join7(runDir.dir, "raw"),
       // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
       ...opts.shard ? { shard: opts.shard.index } : {},
       log: opts.log,
@@ -68275,7 +68147,7 @@ function benchStart(deployment, runPlan, variant, signal) {
 }
 async function closeDeployment(d, runDir, log7) {
   await d.stop().catch((e) => log7(`teardown: ${e.message}`));
-  await writeAtomic(join8(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
+  await writeAtomic(join7(runDir.dir, "executed.json"), `${JSON.stringify(d.executed, null, 2)}
 `).catch(
     () => {
     }
@@ -68326,12 +68198,12 @@ async function finishResult(result, runDir, error3, signal, log7) {
 }
 
 // action/src/report/verdict-files.ts
-import { join as join9 } from "node:path";
+import { join as join8 } from "node:path";
 async function writeVerdictFiles(v, dir, log7, results = []) {
   const files = {
-    verdictPath: join9(dir, "verdict.json"),
-    reportPath: join9(dir, "verdict.md"),
-    htmlPath: join9(dir, "report.html")
+    verdictPath: join8(dir, "verdict.json"),
+    reportPath: join8(dir, "verdict.md"),
+    htmlPath: join8(dir, "report.html")
   };
   await writeAtomic(files.verdictPath, `${JSON.stringify(v, null, 2)}
 `);
@@ -68437,6 +68309,134 @@ function adoptionVerdict(verdict, result, loaded, adoption) {
       `the spec is new (${why}): the check passes${flagged.length ? `; ${flagged.length} judgement(s) of this A/A flagged a change, which between two servers of one configuration is noise or their steady gap` : ""}`
     ]
   };
+}
+
+// action/src/commands/compare/confirm.ts
+import { readFile as readFile5 } from "node:fs/promises";
+import { join as join9 } from "node:path";
+var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
+function regressedCells(verdict) {
+  const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
+  const cells = [...new Map(regressed.map((c4) => [`${c4.workload}\0${c4.threads}`, c4])).values()].map(
+    (c4) => ({ workload: c4.workload, threads: c4.threads })
+  );
+  return { cells, keys: new Set(regressed.map(cellKey2)) };
+}
+function confirmationSpec(loaded, first, fresh = false) {
+  const { cells } = regressedCells(first);
+  const absent = cells.filter(
+    (c4) => !loaded.spec.workloads.some((w2) => w2.name === c4.workload && w2.threads.includes(c4.threads))
+  );
+  if (absent.length)
+    throw new InputError(
+      `--confirms: the verdict's regressed cell(s) ${absent.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} are not cells of ${loaded.path}: give the spec of the run it judged`
+    );
+  return narrowSpec(loaded, cells, { confirm: 0, profiles: 0, ...fresh ? { seed: null } : {} });
+}
+function withConfirmation(first, runs, how) {
+  const { keys: keys4 } = regressedCells(first);
+  const confirmed2 = runs.length > 0 && runs.every((r) => r.cells.some((c4) => c4.verdict === "regression" && keys4.has(cellKey2(c4))));
+  const alpha = 1 - first.confidence;
+  const falseAlarm = alpha ** (1 + runs.length);
+  const shown = runs.flatMap((r) => r.cells.filter((c4) => keys4.has(cellKey2(c4)))).map(
+    (c4) => `${cellKey2(c4)} ${c4.change === null ? "n/a" : `${(c4.change * 100).toFixed(1)}%`} (${c4.verdict})`
+  ).join("; ");
+  return {
+    ...first,
+    verdict: confirmed2 ? "regression" : "inconclusive",
+    confirmation: { confirmed: confirmed2, first: first.verdict, runs, false_alarm: falseAlarm },
+    notes: [
+      ...first.notes,
+      confirmed2 ? `confirmed on fresh instances (${how}): ${shown}; a false alarm needs the first run and ${runs.length === 1 ? "the confirmation" : `all ${runs.length} confirmations`} to err alike: ${(falseAlarm * 100).toPrecision(2)}% if the runs are independent (\u03B1 = ${(alpha * 100).toPrecision(2)}% each)` : `not confirmed: the regression the first run found did not recur on fresh instances (${how}: ${shown || "no cell judged"}); the check does not fail on it`
+    ]
+  };
+}
+async function readFirstVerdict(file, flag2) {
+  let text3;
+  try {
+    text3 = await readFile5(file, "utf8");
+  } catch (e) {
+    throw new InputError(`${flag2} ${file}: cannot read the file (${e.code})`);
+  }
+  let parsed;
+  try {
+    parsed = VerdictSchema.safeParse(JSON.parse(text3));
+  } catch {
+    throw new InputError(`${flag2} ${file}: not JSON: give the verdict.json of the run to confirm`);
+  }
+  if (!parsed.success)
+    throw new InputError(
+      `${flag2} ${file}: not a tiperf verdict (${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message})`
+    );
+  const v = parsed.data;
+  if (v.verdict !== "regression" || v.confirmation)
+    throw new InputError(
+      `${flag2} ${file}: its verdict is ${v.verdict}${v.confirmation ? ", already confirmed or not" : ""}: only an unconfirmed regression is confirmed`
+    );
+  return v;
+}
+async function confirmRegression(verdict, loaded, compare3, dir, spent, again, log7) {
+  const confirm = compare3.confirm;
+  if (verdict.verdict !== "regression" || confirm === 0) return verdict;
+  const { cells, keys: keys4 } = regressedCells(verdict);
+  const needS = spent.elapsedS * confirm * cells.length / Math.max(1, spent.cells);
+  if (compare3.budget !== void 0 && spent.elapsedS + needS > compare3.budget) {
+    const t = (x4) => x4 < 120 ? `${Math.round(x4)} s` : `${Math.round(x4 / 60)} min`;
+    log7(
+      `not confirming the regression: ~${t(needS)} more would pass compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent)`
+    );
+    return {
+      ...verdict,
+      notes: [
+        ...verdict.notes,
+        `not confirmed on fresh instances: the re-run of the regressed cells (~${t(needS)}) would not fit compare.budget (${t(compare3.budget)}, ${t(spent.elapsedS)} spent); the first run's verdict stands alone`
+      ]
+    };
+  }
+  const runs = [];
+  for (let i = 1; i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression"); i++) {
+    log7(`confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`);
+    const narrowed = await confirmationSpec(loaded, verdict, true);
+    const rerun2 = await again(narrowed, join9(dir, "confirm"));
+    runs.push({
+      run_id: rerun2.verdict.head.run_id,
+      result: rerun2.resultPath,
+      verdict: rerun2.verdict.verdict,
+      cells: rerun2.verdict.cells
+    });
+  }
+  return withConfirmation(verdict, runs, `compare.confirm: ${confirm}`);
+}
+function confirmed(first, run2, resultPath) {
+  const { keys: keys4 } = regressedCells(first);
+  const measured = new Set(run2.cells.map(cellKey2));
+  const absent = [...keys4].filter((k2) => !measured.has(k2));
+  if (absent.length === keys4.size)
+    throw new InputError(
+      `tiperf merge --confirms: these parts measured none of the regressed cells they should confirm (${[...keys4].join(", ")}): give the parts of \`tiperf compare --confirms\` of that verdict`
+    );
+  const of = run2.shards?.of ?? 1;
+  const lost = run2.shards?.missing ?? [];
+  const answered = withConfirmation(
+    first,
+    [{ run_id: run2.head.run_id, result: resultPath, verdict: run2.verdict, cells: run2.cells }],
+    `compare.confirm as ${of - lost.length} of ${of} shard(s) on fresh instances`
+  );
+  return {
+    ...answered,
+    ...answered.confirmation && lost.length ? { confirmation: { ...answered.confirmation, missing_shards: lost } } : {},
+    notes: [
+      ...answered.notes,
+      `the confirmation: ${run2.notes.find((n) => /shards merged/.test(n)) ?? `${of} shard(s)`}`
+    ]
+  };
+}
+function confirmStep(merged, first, wanted, resultPath) {
+  if (first) return { verdict: confirmed(first, merged, resultPath), confirm: 0 };
+  const confirm = merged.verdict === "regression" ? wanted : 0;
+  if (confirm === 0) return { verdict: merged, confirm };
+  const note = `to be confirmed on fresh instances (compare.confirm: ${confirm}) by shards of its own: \`tiperf compare --confirms\` this verdict on each runner, then \`tiperf merge --confirms\` this verdict with their parts`;
+  return { verdict: { ...merged, notes: [...merged.notes, note] }, confirm };
 }
 
 // action/src/commands/compare/profiles.ts
@@ -70031,6 +70031,34 @@ async function mergeEither(files, o) {
   return { parts: "comparison", outcome };
 }
 
+// action/src/commands/merge/options.ts
+async function mergeRequest(d, parts, o) {
+  const r = new Refusals();
+  const looksText = d.get("max-looks");
+  const maxLooks = looksText === void 0 ? void 0 : Number(looksText);
+  if (maxLooks !== void 0 && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
+    r.refuse(
+      `${d.prefix}${d.say("max-looks")} must be a whole number of looks from 1 to 6 (got ${looksText})`
+    );
+  const login = d.get("accepted-by");
+  const acceptedBy = login === void 0 ? void 0 : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const json2 = d.get("json");
+  if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
+  const confirmsFile = d.get("confirms");
+  const confirms = confirmsFile === void 0 ? void 0 : await r.checkAsync(() => readFirstVerdict(confirmsFile, d.say("confirms")));
+  r.done();
+  const baseline3 = d.get("baseline");
+  return {
+    parts,
+    outDir: d.get("out") ?? o.out,
+    ...baseline3 !== void 0 ? { baseline: baseline3 } : {},
+    ...confirms ? { confirms } : {},
+    ...acceptedBy ? { acceptedBy } : {},
+    ...maxLooks !== void 0 ? { maxLooks } : {},
+    ...json2 !== void 0 ? { json: json2 } : {}
+  };
+}
+
 // action/src/commands/run/index.ts
 import { dirname as dirname6 } from "node:path";
 var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
@@ -70234,7 +70262,6 @@ export {
   writeHtmlReport,
   exitCodeOf,
   noiseFromResult,
-  readFirstVerdict,
   execCompare,
   compareSpec,
   publishVerdict,
@@ -70248,6 +70275,7 @@ export {
   specFrom,
   compareRequest,
   mergeEither,
+  mergeRequest,
   execRun,
   runRequest
 };
