@@ -64,7 +64,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ZFI5ILDN.js";
+} from "./chunk-GTA3GGH5.js";
 import {
   reapLedger
 } from "./chunk-HPYU6HJ2.js";
@@ -1478,9 +1478,6 @@ async function cmdBaseline(args) {
   return EXIT.ok;
 }
 
-// action/src/commands/bisect/cli.ts
-import { existsSync, statSync as statSync2 } from "node:fs";
-
 // action/src/commands/bisect/index.ts
 import { mkdirSync } from "node:fs";
 import { basename as basename2, dirname as dirname3, join as join5, relative as relative2 } from "node:path";
@@ -2194,7 +2191,8 @@ ${plan.refusals.join("\n")}`);
   }
 };
 
-// action/src/commands/bisect/cli.ts
+// action/src/commands/bisect/options.ts
+import { existsSync, statSync as statSync2 } from "node:fs";
 async function changesRange(file, given, spec, loaded) {
   if (given.good || given.bad || given.only)
     throw new InputError(
@@ -2268,52 +2266,65 @@ function roundShare(str, runners) {
     );
   return { parts, round: r, runner: k };
 }
-async function cmdBisect(args, signal) {
-  const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
-  if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
-  const spec = required("bisect", "spec", values.spec);
-  const str = (k) => typeof values[k] === "string" ? values[k] : void 0;
+async function bisectRequest(d) {
+  const r = new Refusals();
+  const str = (k) => d.get(k);
+  const spec = str("spec");
+  if (spec === void 0) r.refuse(d.missing("spec"));
+  const remeasure = str("remeasure") === void 0 ? void 0 : Number(str("remeasure"));
+  if (remeasure !== void 0 && (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3))
+    r.refuse(`tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`);
+  const runners = Number(str("runners") ?? "1");
+  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
+    r.refuse(
+      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
+    );
+  const rounds = r.check(() => roundShare(str, runners));
+  const compare = r.check(
+    () => compareOverrides(
+      (k) => k === "confidence" ? void 0 : str(k),
+      (k) => d.say(k)
+    )
+  );
+  const tolerance = r.check(() => parseTolerance(str("tolerance") ?? "", d.say("tolerance")));
+  const confidence = r.check(() => confidenceFlag("bisect", str("confidence")));
+  const json = str("json");
+  if (json !== void 0) await r.checkAsync(() => checkOutFile(json, d.say("json")));
+  r.done();
   const loaded = await loadSpec(spec);
   const given = { good: str("good"), bad: str("bad"), only: onlyCells(str("only"), loaded) };
   const range = str("changes") ? await changesRange(str("changes"), given, spec, loaded) : given;
-  if (typeof range === "number") return range;
+  if (typeof range === "number") return { nothing: range };
   const { good, bad, only } = range;
   if (!good || !bad)
     throw new InputError("tiperf bisect: give --good REF and --bad REF (or --changes CHANGEPOINTS_JSON)");
-  const remeasure = str("remeasure") === void 0 ? void 0 : Number(str("remeasure"));
-  if (remeasure !== void 0 && (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3))
-    throw new InputError(
-      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`
-    );
-  const runners = Number(str("runners") ?? "1");
-  if (!Number.isInteger(runners) || runners < 1 || runners > 16)
-    throw new InputError(
-      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
-    );
-  const rounds = roundShare(str, runners);
-  const overrides = compareOverrides(
-    (k) => k === "confidence" ? void 0 : str(k),
-    (k) => `--${k}`
-  );
-  if (values.json) await checkOutFile(values.json, "--json");
-  const outcome = await bisectSpec({
+  return {
     spec,
     good,
     bad,
     ...only ? { only } : {},
-    compare: overrides,
-    tolerance: parseTolerance(str("tolerance") ?? "", "--tolerance"),
+    compare: compare ?? {},
+    tolerance: tolerance ?? {},
     ...str("metric") ? { metric: str("metric") } : {},
-    confidence: confidenceFlag("bisect", values.confidence),
+    confidence: confidence ?? 0.95,
     ...remeasure !== void 0 ? { remeasure } : {},
     runners,
     ...rounds ? { rounds } : {},
     ...str("profile") ? { profile: str("profile") } : {},
     outDir: str("out") ?? "results",
-    log,
-    signal
-  });
-  if (values.json) await writeAtomic(values.json, `${JSON.stringify(outcome.report, null, 2)}
+    ...json !== void 0 ? { json } : {}
+  };
+}
+
+// action/src/commands/bisect/cli.ts
+async function cmdBisect(args, signal) {
+  const { values, positionals } = flags("bisect", args, parseOptions("bisect"));
+  if (positionals.length > 0) throw new InputError(`tiperf bisect: unexpected argument ${positionals[0]}`);
+  const request = await bisectRequest(flagDoor("bisect", values));
+  if ("nothing" in request) return request.nothing;
+  const { json, ...options } = request;
+  const outcome = await bisectSpec({ ...options, log, signal });
+  if (json) await writeAtomic(json, `${JSON.stringify(outcome.report, null, 2)}
 `);
   if (outcome.leg) {
     const m = outcome.leg.measured;

@@ -22,7 +22,7 @@ import {
   runRequest,
   specFrom,
   specWords
-} from "./chunk-ZFI5ILDN.js";
+} from "./chunk-GTA3GGH5.js";
 import {
   getInput,
   info,

@@ -10043,6 +10043,83 @@ function driverOf(name) {
   return d;
 }
 
+// action/src/publish/names.ts
+function parseRepo(value4, flag2 = "--repo") {
+  const m3 = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value4);
+  if (!m3)
+    throw new InputError(`${flag2} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value4)})`);
+  return { owner: m3[1], repo: m3[2] };
+}
+function parsePr(value4, flag2 = "--pr") {
+  if (!/^[1-9][0-9]{0,9}$/.test(value4))
+    throw new InputError(`${flag2} must be a pull request number, like 42 (got ${JSON.stringify(value4)})`);
+  return Number(value4);
+}
+function parseLogin(value4, flag2 = "--accepted-by") {
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value4))
+    throw new InputError(
+      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value4)}`
+    );
+  return value4;
+}
+
+// action/src/commands/door.ts
+function flagDoor(command, values3) {
+  return {
+    who: `tiperf ${command}`,
+    get: (name) => {
+      const v = values3[name];
+      return typeof v === "string" && v !== "" ? v : void 0;
+    },
+    say: (name) => `--${name}`,
+    sayAll: (names, joiner) => names.map((n) => `--${n}`).join(joiner),
+    missing: (name) => `tiperf ${command}: --${name} is required`,
+    prefix: `tiperf ${command}: `,
+    relativeTo: "the current directory"
+  };
+}
+function inputDoor(mode, get6) {
+  return {
+    who: `mode ${mode}`,
+    get: (name) => get6(name) || void 0,
+    say: (name) => `'${name}' input`,
+    sayAll: (names, joiner) => `${names.map((n) => `'${n}'`).join(joiner)} input${names.length > 1 ? "s" : ""}`,
+    missing: (name) => `'${name}' input is required in mode ${mode}`,
+    prefix: "",
+    relativeTo: "the workspace"
+  };
+}
+var Refusals = class {
+  lines = [];
+  /** The checked value, or undefined with the refusal kept when the check refuses it. */
+  check(f) {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.lines.push(e.message);
+      return void 0;
+    }
+  }
+  /** The same for a check that reads files. */
+  async checkAsync(f) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.lines.push(e.message);
+      return void 0;
+    }
+  }
+  refuse(line5) {
+    this.lines.push(line5);
+  }
+  /** Throws every refusal kept, one per line; nothing when there is none. */
+  done() {
+    if (this.lines.length) throw new InputError(this.lines.join("\n"));
+  }
+};
+
 // action/src/specfile/load.ts
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -10496,429 +10573,6 @@ async function loadSpec(file) {
   return parseSpec(text3, file);
 }
 
-// action/src/publish/names.ts
-function parseRepo(value4, flag2 = "--repo") {
-  const m3 = /^([A-Za-z0-9](?:[A-Za-z0-9-]{0,38}))\/([A-Za-z0-9._-]{1,100})$/.exec(value4);
-  if (!m3)
-    throw new InputError(`${flag2} must be OWNER/REPO, like pingcap/tidb (got ${JSON.stringify(value4)})`);
-  return { owner: m3[1], repo: m3[2] };
-}
-function parsePr(value4, flag2 = "--pr") {
-  if (!/^[1-9][0-9]{0,9}$/.test(value4))
-    throw new InputError(`${flag2} must be a pull request number, like 42 (got ${JSON.stringify(value4)})`);
-  return Number(value4);
-}
-function parseLogin(value4, flag2 = "--accepted-by") {
-  if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value4))
-    throw new InputError(
-      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value4)}`
-    );
-  return value4;
-}
-
-// action/src/bench/preflight.ts
-import { accessSync, constants, existsSync as existsSync2, realpathSync, statfsSync, statSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
-import { cpus as cpus3 } from "node:os";
-import { dirname as dirname2, resolve } from "node:path";
-function driverNeeds(spec) {
-  const byDriver = /* @__PURE__ */ new Map();
-  for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
-  return [...byDriver].map(([name, ws]) => {
-    const driver = driverOf(name);
-    return {
-      found: ws.every((w2) => driver.findTool(w2.script) !== void 0),
-      what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w2) => w2.name).join(", ")})`,
-      install: driver.install
-    };
-  });
-}
-function needsOf(spec, remoteLoad, borrowed, remoteDeploy) {
-  const needs = remoteLoad ? [] : driverNeeds(spec);
-  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, borrowed, remoteDeploy }));
-  if (spec.driver?.cpus !== void 0 && !remoteLoad)
-    needs.push({
-      found: anyTool(["taskset"]),
-      what: "taskset (driver.cpus)",
-      install: "the Debian package util-linux"
-    });
-  return needs;
-}
-function checkTools(specs, o = {}) {
-  const missing = /* @__PURE__ */ new Map();
-  for (const spec of specs)
-    for (const need of needsOf(spec, o.remoteLoad ?? false, o.borrowed ?? false, o.remoteDeploy ?? false))
-      if (!need.found) missing.set(need.what, need);
-  if (missing.size === 0) return;
-  const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
-  const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
-  const tools = [...missing.values()].some((n) => !n.install.startsWith("the Debian package"));
-  const hint = [
-    debian ? "scripts/setup.sh installs the Debian packages" : "",
-    tools ? "go-tpc and go-ycsb are in no Debian package: put them (or tiup) on PATH" : ""
-  ].filter(Boolean);
-  throw new RunError(`not installed here, so nothing was started:
-${list}
-(${hint.join("; ")})`);
-}
-var PSEUDO_FS = {
-  40864: "proc",
-  1650812274: "sysfs",
-  7377: "devpts",
-  2613483: "cgroup",
-  1667723888: "cgroup2",
-  1684170528: "debugfs",
-  1953653091: "tracefs",
-  1935894131: "securityfs",
-  1650812272: "configfs",
-  3405662737: "bpf"
-};
-function nearestExisting(path3) {
-  let p = resolve(path3);
-  while (!existsSync2(p) && dirname2(p) !== p) p = dirname2(p);
-  return p;
-}
-async function checkOutDir(dir, flag2 = "--out") {
-  const existing = nearestExisting(dir);
-  let real = existing;
-  try {
-    real = realpathSync(existing);
-  } catch {
-  }
-  let fsName;
-  try {
-    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
-  } catch {
-  }
-  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
-    throw new InputError(
-      `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
-    );
-  }
-  if (existsSync2(dir) && !statSync(dir).isDirectory())
-    throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
-  try {
-    const missing = [];
-    for (let p = resolve(dir); p !== existing; p = dirname2(p)) missing.unshift(p);
-    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
-    accessSync(existing, constants.W_OK | constants.X_OK);
-    for (const p of missing)
-      await mkdir(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
-    accessSync(dir, constants.W_OK | constants.X_OK);
-  } catch (e) {
-    const code = e.code;
-    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
-    throw new InputError(`${flag2} ${dir}: cannot write there: ${errnoText(e)}`);
-  }
-}
-async function checkOutFile(file, flag2) {
-  if (existsSync2(file) && statSync(file).isDirectory())
-    throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
-  await checkOutDir(dirname2(resolve(file)), flag2);
-}
-function specWarnings(loaded, command, cores2 = cpus3().length, remoteLoad = false, remoteServers = false) {
-  const out = [];
-  const { spec, variants } = loaded;
-  const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
-  const per = Math.max(1, Math.floor(cores2 / pairs));
-  spec.workloads.forEach((w2, i) => {
-    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * per);
-    if (heavy.length > 0) {
-      out.push(
-        remoteServers ? `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} from this machine's ${per} CPU(s), where the load tool runs: such a cell may measure the load tool more than the servers (a load host with more CPUs, or fewer threads)` : `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
-      );
-    }
-  });
-  if (spec.variants) {
-    const names = Object.keys(spec.variants);
-    if (command === "run") {
-      out.push(
-        `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`
-      );
-    } else if (variants) {
-      const unused = names.filter((n) => !variants.all.some((v) => v.name === n));
-      if (unused.length > 0) {
-        out.push(
-          `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`
-        );
-      }
-    }
-  }
-  return out;
-}
-
-// action/src/specfile/prepare.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-import { execFile as execFile2 } from "node:child_process";
-import { existsSync as existsSync3 } from "node:fs";
-import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve2 } from "node:path";
-import { promisify as promisify2 } from "node:util";
-
-// action/src/specfile/adoption.ts
-var import_yaml2 = __toESM(require_dist(), 1);
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-async function absentAt(spec, ref2, cwd) {
-  const git = (args) => promisify(execFile)("git", args, { cwd }).then(
-    () => true,
-    () => false
-  );
-  if (!await git(["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`])) return false;
-  return !await git(["cat-file", "-e", `${ref2}:${spec.replace(/^\.\//, "")}`]);
-}
-function adoptionSpec(spec, baseRef, headRef, headRaw) {
-  const { variants: _v, compare: compare3, ...rest } = headRaw;
-  const given = compare3 ?? {};
-  const { noise: _n, base: _b, head: _h, control: _c2, max_rounds: _m, ...design } = given;
-  const raw = {
-    ...rest,
-    variants: { base: {}, head: {} },
-    compare: { ...design, base: "base", head: "head", confirm: 0, profiles: 0 }
-  };
-  const loaded = specOfValue(raw, `${spec}@${headRef} (new: an A/A of its design)`);
-  return {
-    ...loaded,
-    path: spec,
-    composed: (0, import_yaml2.stringify)(raw),
-    adoption: {
-      spec,
-      why: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`
-    }
-  };
-}
-
-// action/src/specfile/prepare.ts
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function compareOverrides(get6, name) {
-  const num5 = (key2, ok, what) => {
-    const v = get6(key2);
-    if (v === void 0 || v === "") return void 0;
-    const n = Number(v);
-    if (!Number.isFinite(n) || !ok(n))
-      throw new InputError(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
-    return n;
-  };
-  const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
-  const out = {
-    rounds: num5("rounds", whole(2), "a whole number of rounds, at least 2"),
-    blocks: num5("blocks", whole(1), "a whole number of blocks, at least 1"),
-    confidence: num5("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
-    seed: num5("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
-    budget: get6("budget") || void 0
-  };
-  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
-}
-function applyCompare(raw, o) {
-  const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
-  if (!set7.length) return;
-  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
-}
-function parseTolerance(value4, name = "'tolerance' input") {
-  const out = {};
-  if (value4.trim() === "") return out;
-  for (const part of value4.split(",").map((p) => p.trim())) {
-    const m3 = /^(?:([a-z][a-z0-9_]*)=)?(\d+(?:\.\d+)?)%$/.exec(part);
-    if (!m3 || Number(m3[2]) >= 100)
-      throw new InputError(
-        `${name} must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`
-      );
-    out[m3[1] ?? "*"] = Number(m3[2]) / 100;
-  }
-  return out;
-}
-async function yamlMapping(text3, where) {
-  let raw;
-  try {
-    raw = (0, import_yaml3.parse)(text3);
-  } catch (e) {
-    throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
-  }
-  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
-  return raw;
-}
-async function fileMapping(file) {
-  let text3;
-  try {
-    text3 = await readFile2(file, "utf8");
-  } catch (e) {
-    throw new InputError(`${file}: cannot read the file (${e.code})`);
-  }
-  return yamlMapping(text3, file);
-}
-async function specAtRef(spec, ref2, cwd) {
-  try {
-    const { stdout } = await promisify2(execFile2)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
-      cwd,
-      maxBuffer: 8 << 20
-    });
-    return stdout;
-  } catch (e) {
-    throw new InputError(
-      `cannot read ${spec} at git ref ${ref2}: ${(e.stderr ?? e.message).trim().split("\n")[0]} (is the ref fetched? actions/checkout needs fetch-depth: 0)`
-    );
-  }
-}
-function defaultMetrics(raw, where) {
-  const out = {};
-  for (const w2 of specOfValue(raw, where).spec.workloads)
-    for (const [m3, rule4] of Object.entries(w2.judge))
-      out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
-  return out;
-}
-function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
-  if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
-  for (const m3 of Object.keys(tolerance)) {
-    if (m3 !== "*" && !isObj(metrics[m3])) {
-      throw new InputError(
-        `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
-      );
-    }
-  }
-  for (const [m3, rule4] of Object.entries(metrics)) {
-    const t = tolerance[m3] ?? tolerance["*"];
-    if (t !== void 0 && isObj(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
-  }
-  raw.metrics = metrics;
-}
-async function prepareSpec(src) {
-  if (src.baseRef && src.headRef) {
-    const file = resolve2(src.cwd ?? ".", src.spec);
-    const own = existsSync3(file) ? await fileMapping(file) : {};
-    const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
-    if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
-    const label = (ref2) => `${src.spec}@${ref2}`;
-    const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
-    if (await absentAt(src.spec, src.baseRef, src.cwd)) {
-      applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
-      applyCompare(headRaw, src.compare);
-      return adoptionSpec(src.spec, src.baseRef, src.headRef, headRaw);
-    }
-    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
-    const { variants: _variants, ...headOwn } = headRaw;
-    specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
-    applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
-    applyCompare(headRaw, src.compare);
-    const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
-    const composed = {
-      ...headRaw,
-      variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
-      compare: { ...compare3, base: "base", head: "head" }
-    };
-    const out = composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
-    const { variants: _bv, compare: _bc, ...baseRest } = baseRaw;
-    const { variants: _hv, compare: _hc, ...headRest } = headRaw;
-    if (canonicalJson(baseRest) === canonicalJson(headRest))
-      out.same = `${src.spec} is the same at ${src.baseRef} and ${src.headRef} (target, data, workloads, metrics): both sides would run one target`;
-    return out;
-  }
-  const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
-  const overlays = Boolean(src.baseConfig || src.headConfig || builds);
-  const overrides = Object.values(src.compare ?? {}).some((v) => v !== void 0);
-  const plain = !overlays && !overrides && Object.keys(src.tolerance ?? {}).length === 0;
-  if (plain) return loadSpec(src.spec);
-  const raw = await fileMapping(src.spec);
-  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
-  applyCompare(raw, src.compare);
-  if (overlays) {
-    const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
-      ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
-    });
-    const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
-    const head = await side(src.headConfig, src.headVersion, src.headBinpath);
-    const own = isObj(raw.variants) ? raw.variants : void 0;
-    raw.variants = own && isObj(own.base) && isObj(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
-    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
-    const names = [
-      src.baseConfig,
-      src.headConfig,
-      ...builds ? ["the --base/--head version and binpath"] : []
-    ].filter(Boolean).join(" + ");
-    return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
-  }
-  return composedSpec(raw, src.spec, src.spec);
-}
-async function sourceRefs(raw, source4, baseRef, headRef, src) {
-  const tree2 = String(source4.path);
-  let mergeBase;
-  try {
-    const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "merge-base", baseRef, headRef]);
-    mergeBase = stdout.trim();
-  } catch (e) {
-    throw new InputError(
-      `${src.spec}: target.source ${tree2}: no merge base of ${baseRef} and ${headRef} (${(e.stderr ?? e.message).trim().split("\n")[0] || "unrelated histories"}): both refs must be commits of the source tree`
-    );
-  }
-  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
-  applyCompare(raw, src.compare);
-  raw.variants = {
-    base: { target: { source: { ref: mergeBase } } },
-    head: { target: { source: { ref: headRef } } }
-  };
-  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
-  const out = composedSpec(
-    raw,
-    `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
-    src.spec
-  );
-  const same = await sameBuild(tree2, mergeBase, headRef);
-  if (same) out.same = same;
-  return out;
-}
-var NOT_BUILT = /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|OWNERS_ALIASES|CODEOWNERS)$/i;
-async function sameBuild(tree2, base, head) {
-  const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "diff", "--name-only", base, head], {
-    maxBuffer: 64 * 1024 * 1024
-  });
-  const changed = stdout.split("\n").filter(Boolean);
-  if (changed.length === 0)
-    return `${head} and its merge base ${base.slice(0, 10)} have the same tree: the server built at both is one`;
-  if (changed.every((f) => NOT_BUILT.test(f)))
-    return `between ${base.slice(0, 10)} and ${head} only files no build reads changed (${changed.length}: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", \u2026" : ""}): the server built at both is one`;
-  return void 0;
-}
-function composedSpec(raw, label, path3) {
-  return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml3.stringify)(raw) };
-}
-function mergePatch(from, to) {
-  if (!isObj(from) || !isObj(to)) return to === void 0 ? null : to;
-  const patch2 = {};
-  for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
-  for (const [k2, v] of Object.entries(to)) {
-    if (JSON.stringify(from[k2]) === JSON.stringify(v)) continue;
-    patch2[k2] = k2 in from ? mergePatch(from[k2], v) : v;
-  }
-  return patch2;
-}
-async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
-  const raw = structuredClone(loaded.raw);
-  const workloads = Array.isArray(raw.workloads) ? raw.workloads : [];
-  raw.workloads = workloads.map((w2) => {
-    const threads = [...new Set(cells.filter((c4) => c4.workload === w2.name).map((c4) => c4.threads))].sort(
-      (a4, b10) => a4 - b10
-    );
-    return threads.length ? { ...w2, threads } : void 0;
-  }).filter((w2) => w2 !== void 0);
-  if (raw.workloads.length === 0)
-    throw new InputError(
-      `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
-    );
-  raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare3);
-  const noise = raw.compare.noise;
-  if (isObj(noise) && isObj(noise.workloads)) {
-    const kept = new Set(raw.workloads.map((w2) => w2.name));
-    noise.workloads = Object.fromEntries(Object.entries(noise.workloads).filter(([name]) => kept.has(name)));
-  }
-  if (metrics) raw.metrics = metrics;
-  const out = composedSpec(raw, loaded.path, loaded.path);
-  return {
-    ...out,
-    ...loaded.profile ? { profile: loaded.profile } : {},
-    ...loaded.builds ? { builds: loaded.builds } : {}
-  };
-}
-
 // action/src/compare/judge-results.ts
 var Rule = external_exports.object({ better: external_exports.enum(["higher", "lower"]), tolerance: external_exports.number() });
 var StoredSpec = external_exports.object({
@@ -11157,9 +10811,9 @@ function detectionOf(loaded, looks) {
 }
 
 // action/src/bench/duet-cpus.ts
-import { cpus as cpus4 } from "node:os";
+import { cpus as cpus3 } from "node:os";
 function usableCpus() {
-  return allowedCpus("self") ?? cpus4().map((_, i) => i);
+  return allowedCpus("self") ?? cpus3().map((_, i) => i);
 }
 function cpuSets(available, pairs) {
   const per = Math.floor(available.length / pairs);
@@ -11616,10 +11270,10 @@ var DuetRunner = class {
 };
 
 // action/src/bench/timings.ts
-import { existsSync as existsSync4, readFileSync } from "node:fs";
-import { mkdir as mkdir2 } from "node:fs/promises";
+import { existsSync as existsSync2, readFileSync } from "node:fs";
+import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname as dirname3, join } from "node:path";
+import { dirname as dirname2, join } from "node:path";
 var KEPT = 20;
 function timingsFile(env = inherited()) {
   if (env.TIPERF_TIMINGS === "off") return void 0;
@@ -11627,7 +11281,7 @@ function timingsFile(env = inherited()) {
   return join(env.XDG_CACHE_HOME || join(homedir(), ".cache"), "tiperf", "timings.json");
 }
 function read(file) {
-  if (!file || !existsSync4(file)) return {};
+  if (!file || !existsSync2(file)) return {};
   try {
     const doc = JSON.parse(readFileSync(file, "utf8"));
     return doc !== null && typeof doc === "object" ? doc : {};
@@ -11647,7 +11301,7 @@ async function recordRestarts(key2, seconds2, file = timingsFile()) {
   const mine = [...all[key2]?.restart_s ?? [], ...seconds2.map((s2) => Math.round(s2 * 10) / 10)].slice(-KEPT);
   all[key2] = { ...all[key2], restart_s: mine };
   try {
-    await mkdir2(dirname3(file), { recursive: true });
+    await mkdir(dirname2(file), { recursive: true });
     await writeAtomic(file, `${JSON.stringify(all, null, 1)}
 `);
   } catch {
@@ -11877,7 +11531,7 @@ function expectedSeconds(loaded, designLooks, seconds2, perLook) {
 }
 
 // action/src/bench/plan-phases.ts
-import { cpus as cpus5 } from "node:os";
+import { cpus as cpus4 } from "node:os";
 function unseen(have, more, variant) {
   const seen = new Set(have.map((x4) => JSON.stringify(x4.run)));
   return more.filter((c4) => !seen.has(JSON.stringify(c4.run))).map((c4) => variant === void 0 ? c4 : { ...c4, variant, about: `${c4.about}; variant ${variant}` });
@@ -11919,7 +11573,7 @@ function variantSteps(loaded, target2, o) {
   const replans = /* @__PURE__ */ new Map();
   for (const v of variants) {
     setup2.push(...kindSteps(["start", "switch", "sql", "record"], v.name));
-    const cores2 = target2.loadCores ?? (where === "load host" ? o.loadHostCores : void 0) ?? o.cores ?? cpus5().length;
+    const cores2 = target2.loadCores ?? (where === "load host" ? o.loadHostCores : void 0) ?? o.cores ?? cpus4().length;
     const place2 = {
       where,
       cores: cores2,
@@ -11971,6 +11625,137 @@ function variantStepsJson(phases) {
     )
   );
   return phases.loads.filter((x4) => x4.key && !shown.has(x4.key));
+}
+
+// action/src/bench/preflight.ts
+import { accessSync, constants, existsSync as existsSync3, realpathSync, statfsSync, statSync } from "node:fs";
+import { mkdir as mkdir2 } from "node:fs/promises";
+import { cpus as cpus5 } from "node:os";
+import { dirname as dirname3, resolve } from "node:path";
+function driverNeeds(spec) {
+  const byDriver = /* @__PURE__ */ new Map();
+  for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
+  return [...byDriver].map(([name, ws]) => {
+    const driver = driverOf(name);
+    return {
+      found: ws.every((w2) => driver.findTool(w2.script) !== void 0),
+      what: `${name} (workload${ws.length > 1 ? "s" : ""} ${ws.map((w2) => w2.name).join(", ")})`,
+      install: driver.install
+    };
+  });
+}
+function needsOf(spec, remoteLoad, borrowed, remoteDeploy) {
+  const needs = remoteLoad ? [] : driverNeeds(spec);
+  needs.push(...kindOf(spec.target.kind).needs(spec.target, { remoteLoad, borrowed, remoteDeploy }));
+  if (spec.driver?.cpus !== void 0 && !remoteLoad)
+    needs.push({
+      found: anyTool(["taskset"]),
+      what: "taskset (driver.cpus)",
+      install: "the Debian package util-linux"
+    });
+  return needs;
+}
+function checkTools(specs, o = {}) {
+  const missing = /* @__PURE__ */ new Map();
+  for (const spec of specs)
+    for (const need of needsOf(spec, o.remoteLoad ?? false, o.borrowed ?? false, o.remoteDeploy ?? false))
+      if (!need.found) missing.set(need.what, need);
+  if (missing.size === 0) return;
+  const list = [...missing.values()].map((n) => `- ${n.what}: install ${n.install}`).join("\n");
+  const debian = [...missing.values()].some((n) => n.install.startsWith("the Debian package"));
+  const tools = [...missing.values()].some((n) => !n.install.startsWith("the Debian package"));
+  const hint = [
+    debian ? "scripts/setup.sh installs the Debian packages" : "",
+    tools ? "go-tpc and go-ycsb are in no Debian package: put them (or tiup) on PATH" : ""
+  ].filter(Boolean);
+  throw new RunError(`not installed here, so nothing was started:
+${list}
+(${hint.join("; ")})`);
+}
+var PSEUDO_FS = {
+  40864: "proc",
+  1650812274: "sysfs",
+  7377: "devpts",
+  2613483: "cgroup",
+  1667723888: "cgroup2",
+  1684170528: "debugfs",
+  1953653091: "tracefs",
+  1935894131: "securityfs",
+  1650812272: "configfs",
+  3405662737: "bpf"
+};
+function nearestExisting(path3) {
+  let p = resolve(path3);
+  while (!existsSync3(p) && dirname3(p) !== p) p = dirname3(p);
+  return p;
+}
+async function checkOutDir(dir, flag2 = "--out") {
+  const existing = nearestExisting(dir);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+  }
+  let fsName;
+  try {
+    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
+  } catch {
+  }
+  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
+    throw new InputError(
+      `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
+    );
+  }
+  if (existsSync3(dir) && !statSync(dir).isDirectory())
+    throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
+  try {
+    const missing = [];
+    for (let p = resolve(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    for (const p of missing)
+      await mkdir2(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    const code = e.code;
+    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
+    throw new InputError(`${flag2} ${dir}: cannot write there: ${errnoText(e)}`);
+  }
+}
+async function checkOutFile(file, flag2) {
+  if (existsSync3(file) && statSync(file).isDirectory())
+    throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
+  await checkOutDir(dirname3(resolve(file)), flag2);
+}
+function specWarnings(loaded, command, cores2 = cpus5().length, remoteLoad = false, remoteServers = false) {
+  const out = [];
+  const { spec, variants } = loaded;
+  const pairs = variants?.compare.order === "duet" ? variants.all.length : 1;
+  const per = Math.max(1, Math.floor(cores2 / pairs));
+  spec.workloads.forEach((w2, i) => {
+    const heavy = remoteLoad ? [] : w2.threads.filter((t) => t > 32 * per);
+    if (heavy.length > 0) {
+      out.push(
+        remoteServers ? `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} from this machine's ${per} CPU(s), where the load tool runs: such a cell may measure the load tool more than the servers (a load host with more CPUs, or fewer threads)` : `workloads[${i}] (${w2.name}): threads ${heavy.join(", ")} on ${per} CPU(s)${pairs > 1 ? " (a duet pair's set)" : ""} shared by the server and the load tool: such a cell measures scheduling more than the server`
+      );
+    }
+  });
+  if (spec.variants) {
+    const names = Object.keys(spec.variants);
+    if (command === "run") {
+      out.push(
+        `variants (${names.join(", ")}): tiperf run measures the spec as written, without any variant's overlay; tiperf compare runs them`
+      );
+    } else if (variants) {
+      const unused = names.filter((n) => !variants.all.some((v) => v.name === n));
+      if (unused.length > 0) {
+        out.push(
+          `variants.${unused.join(", variants.")}: not run: tiperf compare runs compare.base (${variants.base.name}) against compare.head (${variants.head.name})`
+        );
+      }
+    }
+  }
+  return out;
 }
 
 // action/src/bench/schedule.ts
@@ -12216,7 +12001,7 @@ function partOf(shard, schedule, given) {
 }
 
 // action/src/bench/waves.ts
-import { readFile as readFile3 } from "node:fs/promises";
+import { readFile as readFile2 } from "node:fs/promises";
 
 // action/src/bench/looks-run.ts
 var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
@@ -12352,7 +12137,7 @@ async function readWave(file, flag2) {
 async function readVerdictWave(file, flag2) {
   let v;
   try {
-    v = VerdictSchema.safeParse(JSON.parse(await readFile3(file, "utf8"))).data;
+    v = VerdictSchema.safeParse(JSON.parse(await readFile2(file, "utf8"))).data;
   } catch (e) {
     const code = e.code;
     throw new InputError(
@@ -15954,11 +15739,11 @@ function read2(data3, schema, timeParser, utcParser) {
   const reader = formats(schema.type || "json");
   if (!reader) error("Unknown data format type: " + schema.type);
   data3 = reader(data3, schema);
-  if (schema.parse) parse4(data3, schema.parse, timeParser, utcParser);
+  if (schema.parse) parse3(data3, schema.parse, timeParser, utcParser);
   if (hasOwnProperty(data3, "columns")) delete data3.columns;
   return data3;
 }
-function parse4(data3, types, timeParser, utcParser) {
+function parse3(data3, types, timeParser, utcParser) {
   if (!data3.length) return;
   const locale4 = timeFormatDefaultLocale();
   timeParser = timeParser || locale4.timeParse;
@@ -16588,7 +16373,7 @@ function events(source4, type3, filter3, apply2) {
   }
   return s2;
 }
-function parse5(data3, format5) {
+function parse4(data3, format5) {
   const locale4 = this.locale();
   return read2(data3, format5, locale4.timeParse, locale4.utcParse);
 }
@@ -17445,7 +17230,7 @@ Dataflow.prototype = {
   changeset,
   // DATA LOADING
   ingest,
-  parse: parse5,
+  parse: parse4,
   preload,
   request: request2,
   // EVENT HANDLING
@@ -18608,7 +18393,7 @@ function createMeasure(op, param2, name) {
 function compareIndex(a4, b10) {
   return a4.idx - b10.idx;
 }
-function resolve3(agg) {
+function resolve2(agg) {
   const map3 = {};
   agg.forEach((a4) => map3[a4.name] = a4);
   const getreqs = (a4) => {
@@ -18648,7 +18433,7 @@ function set(t) {
   return t;
 }
 function compileMeasures(agg, field4) {
-  const get6 = field4 || identity, ops2 = resolve3(agg), out = agg.slice().sort(compareIndex);
+  const get6 = field4 || identity, ops2 = resolve2(agg), out = agg.slice().sort(compareIndex);
   function ctr(cell2) {
     this._ops = ops2;
     this._out = out;
@@ -19357,7 +19142,7 @@ var Distributions = {
 var DISTRIBUTIONS = "distributions";
 var FUNCTION = "function";
 var FIELD2 = "field";
-function parse6(def2, data3) {
+function parse5(def2, data3) {
   const func = def2[FUNCTION];
   if (!hasOwnProperty(Distributions, func)) {
     error("Unknown distribution function: " + func);
@@ -19367,7 +19152,7 @@ function parse6(def2, data3) {
     if (name === FIELD2) {
       d.data((def2.from || data3()).map(def2[name]));
     } else if (name === DISTRIBUTIONS) {
-      d[name](def2[name].map((_) => parse6(_, data3)));
+      d[name](def2[name].map((_) => parse5(_, data3)));
     } else if (typeof d[name] === FUNCTION) {
       d[name](def2[name]);
     }
@@ -19489,7 +19274,7 @@ inherits_default(Density, Transform, {
   transform(_, pulse2) {
     const out = pulse2.fork(pulse2.NO_SOURCE | pulse2.NO_FIELDS);
     if (!this.value || pulse2.changed() || _.modified()) {
-      const dist2 = parse6(_.distribution, source(pulse2)), minsteps = _.steps || _.minsteps || 25, maxsteps = _.steps || _.maxsteps || 200;
+      const dist2 = parse5(_.distribution, source(pulse2)), minsteps = _.steps || _.minsteps || 25, maxsteps = _.steps || _.maxsteps || 200;
       let method3 = _.method || "pdf";
       if (method3 !== "pdf" && method3 !== "cdf") {
         error("Invalid density method: " + method3);
@@ -25305,7 +25090,7 @@ var commandPattern = /[mlhvzcsqta]([^mlhvzcsqta]*)/gi;
 var numberPattern = /^[+-]?(([0-9]*\.[0-9]+)|([0-9]+\.)|([0-9]+))([eE][+-]?[0-9]+)?/;
 var spacePattern = /^((\s+,?\s*)|(,\s*))/;
 var flagPattern = /^[01]/;
-function parse7(path3) {
+function parse6(path3) {
   const commands = [];
   const matches = path3.match(commandPattern) || [];
   matches.forEach((str) => {
@@ -25773,7 +25558,7 @@ function symbols2(_) {
 var custom8 = {};
 function customSymbol(path3) {
   if (!hasOwnProperty(custom8, path3)) {
-    const parsed = parse7(path3);
+    const parsed = parse6(path3);
     custom8[path3] = {
       draw: function(context3, size2) {
         pathRender(context3, parsed, 0, 0, Math.sqrt(size2) / 2);
@@ -26973,7 +26758,7 @@ function path$1(context3, item) {
   if (path3 == null) return true;
   var x4 = item.x || 0, y4 = item.y || 0, sx = item.scaleX || 1, sy = item.scaleY || 1, a4 = (item.angle || 0) * DegToRad, cache2 = item.pathCache;
   if (!cache2 || cache2.path !== path3) {
-    (item.pathCache = cache2 = parse7(path3)).path = path3;
+    (item.pathCache = cache2 = parse6(path3)).path = path3;
   }
   if (a4 && context3.rotate && context3.translate) {
     context3.translate(x4, y4);
@@ -42205,7 +41990,7 @@ function geoShape(projection3, geojson, group2) {
 function pathShape(path3) {
   let p = null;
   return function(context3) {
-    return context3 ? pathRender(context3, p = p || parse7(path3)) : path3;
+    return context3 ? pathRender(context3, p = p || parse6(path3)) : path3;
   };
 }
 var datum = (d) => d.data;
@@ -42488,7 +42273,7 @@ function parser2(expr2, scope) {
 }
 
 // node_modules/vega-runtime/build/vega-runtime.js
-function parse8(spec) {
+function parse7(spec) {
   const ctx = this, operators = spec.operators || [];
   if (spec.background) {
     ctx.background = spec.background;
@@ -42943,7 +42728,7 @@ Context.prototype = Subcontext.prototype = {
     return this.expr.encode(this, encode2);
   },
   // parse methods
-  parse: parse8,
+  parse: parse7,
   parseOperator,
   parseOperatorParameters,
   parseParameters: parseParameters2,
@@ -47345,7 +47130,7 @@ function defaults() {
     }
   };
 }
-function parse9(spec, config, options) {
+function parse8(spec, config, options) {
   if (!isObject(spec)) {
     error("Input Vega specification must be an object.");
   }
@@ -48602,13 +48387,13 @@ function omit2(obj, props) {
   return copy3;
 }
 Set.prototype["toJSON"] = function() {
-  return `Set(${[...this].map((x4) => stringify4(x4)).join(",")})`;
+  return `Set(${[...this].map((x4) => stringify2(x4)).join(",")})`;
 };
 function hash(a4) {
   if (isNumber(a4)) {
     return a4;
   }
-  const str = isString(a4) ? a4 : stringify4(a4);
+  const str = isString(a4) ? a4 : stringify2(a4);
   if (str.length < 250) {
     return str;
   }
@@ -48877,7 +48662,7 @@ function deepEqual(a4, b10) {
   }
   return a4 !== a4 && b10 !== b10;
 }
-function stringify4(data3) {
+function stringify2(data3) {
   const seen = [];
   return (function _stringify(node) {
     if (node?.toJSON && typeof node.toJSON === "function") {
@@ -49854,7 +49639,7 @@ function mergeTitleComponent(v1, v2) {
   throw new Error("It should never reach here");
 }
 function invalidSpec(spec) {
-  return `Invalid specification ${stringify4(spec)}. Make sure the specification includes at least one of the following properties: "mark", "layer", "facet", "hconcat", "vconcat", "concat", or "repeat".`;
+  return `Invalid specification ${stringify2(spec)}. Make sure the specification includes at least one of the following properties: "mark", "layer", "facet", "hconcat", "vconcat", "concat", or "repeat".`;
 }
 var FIT_NON_SINGLE = 'Autosize "fit" only works for single views and layered views.';
 function containerSizeNonSingle(name) {
@@ -49921,7 +49706,7 @@ function differentParse(field4, local, ancestor) {
 }
 var ADD_SAME_CHILD_TWICE = "Attempt to add the same child twice.";
 function invalidTransformIgnored(transform4) {
-  return `Ignoring an invalid transform: ${stringify4(transform4)}.`;
+  return `Ignoring an invalid transform: ${stringify2(transform4)}.`;
 }
 var NO_FIELDS_NEEDS_AS = 'If "from.fields" is not specified, "as" has to be a string that specifies the key to be used for the data from the secondary source.';
 function customFormatTypeNotAllowed(channel) {
@@ -49929,14 +49714,14 @@ function customFormatTypeNotAllowed(channel) {
 }
 function projectionOverridden(opt2) {
   const { parentProjection, projection: projection3 } = opt2;
-  return `Layer's shared projection ${stringify4(parentProjection)} is overridden by a child projection ${stringify4(projection3)}.`;
+  return `Layer's shared projection ${stringify2(parentProjection)} is overridden by a child projection ${stringify2(projection3)}.`;
 }
 var REPLACE_ANGLE_WITH_THETA = "Arc marks uses theta channel rather than angle, replacing angle with theta.";
 function offsetNestedInsideContinuousPositionScaleDropped(mainChannel) {
   return `${mainChannel}Offset dropped because ${mainChannel} is continuous`;
 }
 function primitiveChannelDef(channel, type3, value4) {
-  return `Channel ${channel} is a ${type3}. Converted to {value: ${stringify4(value4)}}.`;
+  return `Channel ${channel} is a ${type3}. Converted to {value: ${stringify2(value4)}}.`;
 }
 function invalidFieldType(type3) {
   return `Invalid field type "${type3}".`;
@@ -49955,7 +49740,7 @@ function relativeBandSizeNotSupported(sizeChannel) {
   return `Position range does not support relative band size for ${sizeChannel}.`;
 }
 function emptyFieldDef(fieldDef, channel) {
-  return `Dropping ${stringify4(fieldDef)} from channel "${channel}" since it does not contain any data field, datum, value, or signal.`;
+  return `Dropping ${stringify2(fieldDef)} from channel "${channel}" since it does not contain any data field, datum, value, or signal.`;
 }
 var LINE_WITH_VARYING_SIZE = "Line marks cannot encode size with a non-groupby field. You may want to use trail marks instead.";
 function incompatibleChannel(channel, markOrFacet, when) {
@@ -49993,13 +49778,13 @@ function cannotUseRelativeBandSizeWithNonBandScale(scaleType2) {
   return `Cannot use the relative band size with ${scaleType2} scale.`;
 }
 function unaggregateDomainHasNoEffectForRawField(fieldDef) {
-  return `Using unaggregated domain with raw field has no effect (${stringify4(fieldDef)}).`;
+  return `Using unaggregated domain with raw field has no effect (${stringify2(fieldDef)}).`;
 }
 function unaggregateDomainWithNonSharedDomainOp(aggregate) {
   return `Unaggregated domain not applicable for "${aggregate}" since it produces values outside the origin domain of the source data.`;
 }
 function unaggregatedDomainWithLogScale(fieldDef) {
-  return `Unaggregated domain is currently unsupported for log scale (${stringify4(fieldDef)}).`;
+  return `Unaggregated domain is currently unsupported for log scale (${stringify2(fieldDef)}).`;
 }
 function cannotApplySizeToNonOrientedMark(mark) {
   return `Cannot apply size to non-oriented mark "${mark}".`;
@@ -50017,16 +49802,16 @@ function stepDropped(channel) {
   return `The step for "${channel}" is dropped because the ${channel === "width" ? "x" : "y"} is continuous.`;
 }
 function mergeConflictingProperty(property2, propertyOf, v1, v2) {
-  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify4(v1)} and ${stringify4(v2)}). Using ${stringify4(v1)}.`;
+  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify2(v1)} and ${stringify2(v2)}). Using ${stringify2(v1)}.`;
 }
 function mergeConflictingDomainProperty(property2, propertyOf, v1, v2) {
-  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify4(v1)} and ${stringify4(v2)}). Using the union of the two domains.`;
+  return `Conflicting ${propertyOf.toString()} property "${property2.toString()}" (${stringify2(v1)} and ${stringify2(v2)}). Using the union of the two domains.`;
 }
 function independentScaleMeansIndependentGuide(channel) {
   return `Setting the scale to be independent for "${channel}" means we also have to set the guide (axis or legend) to be independent.`;
 }
 function domainSortDropped(sort3) {
-  return `Dropping sort property ${stringify4(sort3)} as unioned domains only support boolean or op "count", "min", and "max".`;
+  return `Dropping sort property ${stringify2(sort3)} as unioned domains only support boolean or op "count", "min", and "max".`;
 }
 var MORE_THAN_ONE_SORT = "Domains that should be unioned has conflicting sort properties. Sort will be set to true.";
 var FACETED_INDEPENDENT_DIFFERENT_SOURCES = "Detected faceted independent scales that union domain of multiple fields from different data sources. We will use the first field. The result view size may be incorrect.";
@@ -50045,10 +49830,10 @@ function stackNonSummativeAggregate(aggregate) {
   return `Stacking is applied even though the aggregate function is non-summative ("${aggregate}").`;
 }
 function invalidTimeUnit(unitName2, value4) {
-  return `Invalid ${unitName2}: ${stringify4(value4)}.`;
+  return `Invalid ${unitName2}: ${stringify2(value4)}.`;
 }
 function droppedDay(d) {
-  return `Dropping day from datetime ${stringify4(d)} as day cannot be combined with other units.`;
+  return `Dropping day from datetime ${stringify2(d)} as day cannot be combined with other units.`;
 }
 function errorBarCenterAndExtentAreNotNeeded(center2, extent2) {
   return `${extent2 ? "extent " : ""}${extent2 && center2 ? "and " : ""}${center2 ? "center " : ""}${extent2 && center2 ? "are " : "is "}not needed when data are aggregated.`;
@@ -50320,7 +50105,7 @@ function timeUnitSpecifierExpression(timeUnit) {
     return void 0;
   }
   const timeUnitParts = getTimeUnitParts(timeUnit);
-  return `timeUnitSpecifier(${stringify4(timeUnitParts)}, ${stringify4(VEGALITE_TIMEFORMAT)})`;
+  return `timeUnitSpecifier(${stringify2(timeUnitParts)}, ${stringify2(VEGALITE_TIMEFORMAT)})`;
 }
 function formatExpression(timeUnit, field4, isUTCScale) {
   if (!timeUnit) {
@@ -50503,7 +50288,7 @@ function fieldFilterExpression(predicate, useInRange = true) {
     }
     return exprs.length > 0 ? exprs.join(" && ") : "true";
   }
-  throw new Error(`Invalid field predicate: ${stringify4(predicate)}`);
+  throw new Error(`Invalid field predicate: ${stringify2(predicate)}`);
 }
 function fieldValidPredicate(fieldExpr2, valid = true) {
   if (valid) {
@@ -51095,7 +50880,7 @@ function datumDefToExpr(datumDef) {
   if (isDateTime(datum2)) {
     return dateTimeToExpr(datum2);
   }
-  return `${stringify4(datum2)}`;
+  return `${stringify2(datum2)}`;
 }
 function valueRefForFieldOrDatumDef(fieldDef, scaleName, opt2, encode2) {
   const ref2 = {};
@@ -51228,7 +51013,7 @@ function isCustomFormatType(formatType) {
   return formatType && formatType !== "number" && formatType !== "time";
 }
 function customFormatExpr(formatType, field4, format5) {
-  return `${formatType}(${field4}${format5 ? `, ${stringify4(format5)}` : ""})`;
+  return `${formatType}(${field4}${format5 ? `, ${stringify2(format5)}` : ""})`;
 }
 function formatSignalRef({ fieldOrDatumDef, format: format5, formatType, expr: expr2, normalizeStack, config }) {
   if (isCustomFormatType(formatType)) {
@@ -51410,10 +51195,10 @@ function binFormatExpression(startField, endField, format5, formatType, config) 
 function timeFormatExpression({ field: field4, timeUnit, format: format5, formatType, rawTimeFormat, isUTCScale }) {
   if (!timeUnit || format5) {
     if (!timeUnit && formatType) {
-      return `${formatType}(${field4}, ${stringify4(format5)})`;
+      return `${formatType}(${field4}, ${stringify2(format5)})`;
     }
     format5 = isString(format5) ? format5 : rawTimeFormat;
-    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify4(format5)})`;
+    return `${isUTCScale ? "utc" : "time"}Format(${field4}, ${stringify2(format5)})`;
   } else {
     return formatExpression(timeUnit, field4, isUTCScale);
   }
@@ -52031,7 +51816,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
     expr2 = dateTimeToExpr(v);
   } else if (isString(v) || isNumber(v)) {
     if (isTime3) {
-      expr2 = `datetime(${stringify4(v)})`;
+      expr2 = `datetime(${stringify2(v)})`;
       if (isLocalSingleTimeUnit(unit2)) {
         if (isNumber(v) && v < 1e4 || isString(v) && isNaN(Date.parse(v))) {
           expr2 = dateTimeToExpr({ [unit2]: v });
@@ -52042,7 +51827,7 @@ function valueExpr(v, { timeUnit, type: type3, wrapTime, undefinedIfExprNotRequi
   if (expr2) {
     return wrapTime && isTime3 ? `time(${expr2})` : expr2;
   }
-  return undefinedIfExprNotRequired ? void 0 : stringify4(v);
+  return undefinedIfExprNotRequired ? void 0 : stringify2(v);
 }
 function valueArray(fieldOrDatumDef, values3) {
   const { type: type3 } = fieldOrDatumDef;
@@ -56170,7 +55955,7 @@ function assembleInit(init2, isExpr2 = true, wrap2 = identity) {
       return wrap2(dateTimeToTimestamp(init2));
     }
   }
-  return isExpr2 ? wrap2(stringify4(init2)) : init2;
+  return isExpr2 ? wrap2(stringify2(init2)) : init2;
 }
 function assembleUnitSelectionSignals(model, signals) {
   for (const selCmpt of vals(model.component.selection ?? {})) {
@@ -66289,7 +66074,7 @@ var quiet = {
   debug: () => quiet
 };
 async function chartSvg(spec) {
-  const view = new View(parse9(compile(spec, { logger: quiet }).spec), { renderer: "none" });
+  const view = new View(parse8(compile(spec, { logger: quiet }).spec), { renderer: "none" });
   view.logLevel(0);
   try {
     return await view.toSVG();
@@ -66666,6 +66451,278 @@ function profileDiffsHtml(diffs) {
 function exitCodeOf(v, inconclusive = v.inconclusive ?? "warn") {
   if (v.accepted) return EXIT.ok;
   return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
+}
+
+// action/src/specfile/prepare.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+import { execFile as execFile2 } from "node:child_process";
+import { existsSync as existsSync4 } from "node:fs";
+import { readFile as readFile3 } from "node:fs/promises";
+import { resolve as resolve3 } from "node:path";
+import { promisify as promisify2 } from "node:util";
+
+// action/src/specfile/adoption.ts
+var import_yaml2 = __toESM(require_dist(), 1);
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+async function absentAt(spec, ref2, cwd) {
+  const git = (args) => promisify(execFile)("git", args, { cwd }).then(
+    () => true,
+    () => false
+  );
+  if (!await git(["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`])) return false;
+  return !await git(["cat-file", "-e", `${ref2}:${spec.replace(/^\.\//, "")}`]);
+}
+function adoptionSpec(spec, baseRef, headRef, headRaw) {
+  const { variants: _v, compare: compare3, ...rest } = headRaw;
+  const given = compare3 ?? {};
+  const { noise: _n, base: _b, head: _h, control: _c2, max_rounds: _m, ...design } = given;
+  const raw = {
+    ...rest,
+    variants: { base: {}, head: {} },
+    compare: { ...design, base: "base", head: "head", confirm: 0, profiles: 0 }
+  };
+  const loaded = specOfValue(raw, `${spec}@${headRef} (new: an A/A of its design)`);
+  return {
+    ...loaded,
+    path: spec,
+    composed: (0, import_yaml2.stringify)(raw),
+    adoption: {
+      spec,
+      why: `${spec} is new at ${headRef} (absent at ${baseRef}): nothing to compare against, so the check passes; this run measured ${headRef}'s target against itself (an A/A of the spec's design) to show what the check detects on this runner`
+    }
+  };
+}
+
+// action/src/specfile/prepare.ts
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function compareOverrides(get6, name) {
+  const num5 = (key2, ok, what) => {
+    const v = get6(key2);
+    if (v === void 0 || v === "") return void 0;
+    const n = Number(v);
+    if (!Number.isFinite(n) || !ok(n))
+      throw new InputError(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
+    return n;
+  };
+  const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
+  const out = {
+    rounds: num5("rounds", whole(2), "a whole number of rounds, at least 2"),
+    blocks: num5("blocks", whole(1), "a whole number of blocks, at least 1"),
+    confidence: num5("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
+    seed: num5("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
+    budget: get6("budget") || void 0
+  };
+  return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
+}
+function applyCompare(raw, o) {
+  const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
+  if (!set7.length) return;
+  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
+}
+function parseTolerance(value4, name = "'tolerance' input") {
+  const out = {};
+  if (value4.trim() === "") return out;
+  for (const part of value4.split(",").map((p) => p.trim())) {
+    const m3 = /^(?:([a-z][a-z0-9_]*)=)?(\d+(?:\.\d+)?)%$/.exec(part);
+    if (!m3 || Number(m3[2]) >= 100)
+      throw new InputError(
+        `${name} must be a percentage like 5% or per metric like tps=5%,p95_ms=10% (got ${JSON.stringify(part)})`
+      );
+    out[m3[1] ?? "*"] = Number(m3[2]) / 100;
+  }
+  return out;
+}
+async function yamlMapping(text3, where) {
+  let raw;
+  try {
+    raw = (0, import_yaml3.parse)(text3);
+  } catch (e) {
+    throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
+  }
+  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
+  return raw;
+}
+async function fileMapping(file) {
+  let text3;
+  try {
+    text3 = await readFile3(file, "utf8");
+  } catch (e) {
+    throw new InputError(`${file}: cannot read the file (${e.code})`);
+  }
+  return yamlMapping(text3, file);
+}
+async function specAtRef(spec, ref2, cwd) {
+  try {
+    const { stdout } = await promisify2(execFile2)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
+      cwd,
+      maxBuffer: 8 << 20
+    });
+    return stdout;
+  } catch (e) {
+    throw new InputError(
+      `cannot read ${spec} at git ref ${ref2}: ${(e.stderr ?? e.message).trim().split("\n")[0]} (is the ref fetched? actions/checkout needs fetch-depth: 0)`
+    );
+  }
+}
+function defaultMetrics(raw, where) {
+  const out = {};
+  for (const w2 of specOfValue(raw, where).spec.workloads)
+    for (const [m3, rule4] of Object.entries(w2.judge))
+      out[m3] = { tolerance: `${Number((rule4.tolerance * 100).toFixed(4))}%` };
+  return out;
+}
+function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
+  if (!tolerance || Object.keys(tolerance).length === 0) return;
+  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
+  for (const m3 of Object.keys(tolerance)) {
+    if (m3 !== "*" && !isObj(metrics[m3])) {
+      throw new InputError(
+        `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
+      );
+    }
+  }
+  for (const [m3, rule4] of Object.entries(metrics)) {
+    const t = tolerance[m3] ?? tolerance["*"];
+    if (t !== void 0 && isObj(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
+  }
+  raw.metrics = metrics;
+}
+async function prepareSpec(src) {
+  if (src.baseRef && src.headRef) {
+    const file = resolve3(src.cwd ?? ".", src.spec);
+    const own = existsSync4(file) ? await fileMapping(file) : {};
+    const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
+    if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
+    const label = (ref2) => `${src.spec}@${ref2}`;
+    const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
+    if (await absentAt(src.spec, src.baseRef, src.cwd)) {
+      applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+      applyCompare(headRaw, src.compare);
+      return adoptionSpec(src.spec, src.baseRef, src.headRef, headRaw);
+    }
+    const baseRaw = await yamlMapping(await specAtRef(src.spec, src.baseRef, src.cwd), label(src.baseRef));
+    const { variants: _variants, ...headOwn } = headRaw;
+    specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
+    applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
+    applyCompare(headRaw, src.compare);
+    const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
+    const composed = {
+      ...headRaw,
+      variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
+      compare: { ...compare3, base: "base", head: "head" }
+    };
+    const out = composedSpec(composed, `${src.spec} (${src.baseRef} vs ${src.headRef})`, src.spec);
+    const { variants: _bv, compare: _bc, ...baseRest } = baseRaw;
+    const { variants: _hv, compare: _hc, ...headRest } = headRaw;
+    if (canonicalJson(baseRest) === canonicalJson(headRest))
+      out.same = `${src.spec} is the same at ${src.baseRef} and ${src.headRef} (target, data, workloads, metrics): both sides would run one target`;
+    return out;
+  }
+  const builds = [src.baseVersion, src.headVersion, src.baseBinpath, src.headBinpath].some(Boolean);
+  const overlays = Boolean(src.baseConfig || src.headConfig || builds);
+  const overrides = Object.values(src.compare ?? {}).some((v) => v !== void 0);
+  const plain = !overlays && !overrides && Object.keys(src.tolerance ?? {}).length === 0;
+  if (plain) return loadSpec(src.spec);
+  const raw = await fileMapping(src.spec);
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
+  if (overlays) {
+    const side = async (config, version2, binpath) => deepMerge(config ? await fileMapping(config) : {}, {
+      ...version2 || binpath ? { target: { ...version2 ? { version: version2 } : {}, ...binpath ? { binpath } : {} } } : {}
+    });
+    const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
+    const head = await side(src.headConfig, src.headVersion, src.headBinpath);
+    const own = isObj(raw.variants) ? raw.variants : void 0;
+    raw.variants = own && isObj(own.base) && isObj(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
+    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+    const names = [
+      src.baseConfig,
+      src.headConfig,
+      ...builds ? ["the --base/--head version and binpath"] : []
+    ].filter(Boolean).join(" + ");
+    return composedSpec(raw, `${src.spec} (variants from ${names})`, src.spec);
+  }
+  return composedSpec(raw, src.spec, src.spec);
+}
+async function sourceRefs(raw, source4, baseRef, headRef, src) {
+  const tree2 = String(source4.path);
+  let mergeBase;
+  try {
+    const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "merge-base", baseRef, headRef]);
+    mergeBase = stdout.trim();
+  } catch (e) {
+    throw new InputError(
+      `${src.spec}: target.source ${tree2}: no merge base of ${baseRef} and ${headRef} (${(e.stderr ?? e.message).trim().split("\n")[0] || "unrelated histories"}): both refs must be commits of the source tree`
+    );
+  }
+  applyTolerance(raw, src.tolerance, src.spec, src.toleranceFrom);
+  applyCompare(raw, src.compare);
+  raw.variants = {
+    base: { target: { source: { ref: mergeBase } } },
+    head: { target: { source: { ref: headRef } } }
+  };
+  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+  const out = composedSpec(
+    raw,
+    `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
+    src.spec
+  );
+  const same = await sameBuild(tree2, mergeBase, headRef);
+  if (same) out.same = same;
+  return out;
+}
+var NOT_BUILT = /(^|\/)(docs?|\.github|testdata)\/|\.(md|txt|rst|png|svg)$|_test\.go$|(^|\/)(LICENSE|OWNERS|OWNERS_ALIASES|CODEOWNERS)$/i;
+async function sameBuild(tree2, base, head) {
+  const { stdout } = await promisify2(execFile2)("git", ["-C", tree2, "diff", "--name-only", base, head], {
+    maxBuffer: 64 * 1024 * 1024
+  });
+  const changed = stdout.split("\n").filter(Boolean);
+  if (changed.length === 0)
+    return `${head} and its merge base ${base.slice(0, 10)} have the same tree: the server built at both is one`;
+  if (changed.every((f) => NOT_BUILT.test(f)))
+    return `between ${base.slice(0, 10)} and ${head} only files no build reads changed (${changed.length}: ${changed.slice(0, 5).join(", ")}${changed.length > 5 ? ", \u2026" : ""}): the server built at both is one`;
+  return void 0;
+}
+function composedSpec(raw, label, path3) {
+  return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml3.stringify)(raw) };
+}
+function mergePatch(from, to) {
+  if (!isObj(from) || !isObj(to)) return to === void 0 ? null : to;
+  const patch2 = {};
+  for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
+  for (const [k2, v] of Object.entries(to)) {
+    if (JSON.stringify(from[k2]) === JSON.stringify(v)) continue;
+    patch2[k2] = k2 in from ? mergePatch(from[k2], v) : v;
+  }
+  return patch2;
+}
+async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
+  const raw = structuredClone(loaded.raw);
+  const workloads = Array.isArray(raw.workloads) ? raw.workloads : [];
+  raw.workloads = workloads.map((w2) => {
+    const threads = [...new Set(cells.filter((c4) => c4.workload === w2.name).map((c4) => c4.threads))].sort(
+      (a4, b10) => a4 - b10
+    );
+    return threads.length ? { ...w2, threads } : void 0;
+  }).filter((w2) => w2 !== void 0);
+  if (raw.workloads.length === 0)
+    throw new InputError(
+      `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
+    );
+  raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare3);
+  const noise = raw.compare.noise;
+  if (isObj(noise) && isObj(noise.workloads)) {
+    const kept = new Set(raw.workloads.map((w2) => w2.name));
+    noise.workloads = Object.fromEntries(Object.entries(noise.workloads).filter(([name]) => kept.has(name)));
+  }
+  if (metrics) raw.metrics = metrics;
+  const out = composedSpec(raw, loaded.path, loaded.path);
+  return {
+    ...out,
+    ...loaded.profile ? { profile: loaded.profile } : {},
+    ...loaded.builds ? { builds: loaded.builds } : {}
+  };
 }
 
 // action/src/bench/bench.ts
@@ -69394,63 +69451,6 @@ async function publishVerdict(v, o) {
   return upsertComment(gh, o.pr, body, matrix, o.log, quiet2);
 }
 
-// action/src/commands/door.ts
-function flagDoor(command, values3) {
-  return {
-    who: `tiperf ${command}`,
-    get: (name) => {
-      const v = values3[name];
-      return typeof v === "string" && v !== "" ? v : void 0;
-    },
-    say: (name) => `--${name}`,
-    sayAll: (names, joiner) => names.map((n) => `--${n}`).join(joiner),
-    missing: (name) => `tiperf ${command}: --${name} is required`,
-    prefix: `tiperf ${command}: `,
-    relativeTo: "the current directory"
-  };
-}
-function inputDoor(mode, get6) {
-  return {
-    who: `mode ${mode}`,
-    get: (name) => get6(name) || void 0,
-    say: (name) => `'${name}' input`,
-    sayAll: (names, joiner) => `${names.map((n) => `'${n}'`).join(joiner)} input${names.length > 1 ? "s" : ""}`,
-    missing: (name) => `'${name}' input is required in mode ${mode}`,
-    prefix: "",
-    relativeTo: "the workspace"
-  };
-}
-var Refusals = class {
-  lines = [];
-  /** The checked value, or undefined with the refusal kept when the check refuses it. */
-  check(f) {
-    try {
-      return f();
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      this.lines.push(e.message);
-      return void 0;
-    }
-  }
-  /** The same for a check that reads files. */
-  async checkAsync(f) {
-    try {
-      return await f();
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      this.lines.push(e.message);
-      return void 0;
-    }
-  }
-  refuse(line5) {
-    this.lines.push(line5);
-  }
-  /** Throws every refusal kept, one per line; nothing when there is none. */
-  done() {
-    if (this.lines.length) throw new InputError(this.lines.join("\n"));
-  }
-};
-
 // action/src/commands/spec-options.ts
 import { existsSync as existsSync7, statSync as statSync2 } from "node:fs";
 
@@ -70240,17 +70240,14 @@ export {
   parseRepo,
   parsePr,
   parseLogin,
-  checkOutFile,
-  compareOverrides,
-  parseTolerance,
-  specAtRef,
-  prepareSpec,
-  composedSpec,
-  narrowSpec,
+  flagDoor,
+  inputDoor,
+  Refusals,
   builderOf,
   withSourceBuilds,
   matrixSeconds,
   judgeStored,
+  checkOutFile,
   parseShard,
   readWave,
   planRun,
@@ -70262,12 +70259,15 @@ export {
   writeHtmlReport,
   exitCodeOf,
   noiseFromResult,
+  compareOverrides,
+  parseTolerance,
+  specAtRef,
+  prepareSpec,
+  composedSpec,
+  narrowSpec,
   execCompare,
   compareSpec,
   publishVerdict,
-  flagDoor,
-  inputDoor,
-  Refusals,
   fileOption,
   refOption,
   specWords,
