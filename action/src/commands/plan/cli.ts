@@ -1,5 +1,5 @@
-// `tiperf plan` on the command line: its flags read as plan's options (options.ts), the plan printed; the
-// synopsis is cli/commands.ts's (`tiperf help plan`).
+// `tiperf plan` on the command line: its flags read as plan's options (options.ts), the plan
+// printed; the synopsis is cli/commands.ts's (`tiperf help plan`).
 import { readFile } from "node:fs/promises";
 import { planRun, writePlan } from "../../bench/plan.ts";
 import { flags, log } from "../../cli/args.ts";
