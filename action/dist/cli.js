@@ -64,7 +64,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-GTA3GGH5.js";
+} from "./chunk-J7Q5TSP7.js";
 import {
   reapLedger
 } from "./chunk-HPYU6HJ2.js";

@@ -22,7 +22,7 @@ import {
   runRequest,
   specFrom,
   specWords
-} from "./chunk-GTA3GGH5.js";
+} from "./chunk-J7Q5TSP7.js";
 import {
   getInput,
   info,

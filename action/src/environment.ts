@@ -31,7 +31,8 @@ export const VARIABLES = {
   GITHUB_REF: "the ref of the workflow run: a pull request's number names cloud stacks",
   GITHUB_REF_NAME: "the branch of the workflow run: stack names and history entries",
   GITHUB_REPOSITORY: "owner/name of the workflow run's repository: cloud tags",
-  GITHUB_RUN_ID: "the workflow run: the Action's ledger folder",
+  GITHUB_RUN_ID: "the workflow run: the Action's ledger folder, and its link in a verdict",
+  GITHUB_SERVER_URL: "GitHub's address: the workflow run's link in a verdict",
   GITHUB_SHA: "the commit of the workflow run: `tiperf history add` without --commit",
 } as const;
 

@@ -80,6 +80,22 @@ describe("a command's options, checked once for both doors", () => {
     assert.deepEqual(action, ["'spec' input is required in mode run"]);
   });
 
+  test("compare.*: every bad sizing word at once; a baseline not there is named by its flag", async () => {
+    const lines = await refusal(
+      compareRequest(flagDoor("compare", { spec, rounds: "0", blocks: "0", confidence: "2" }), {
+        out: "results",
+      }),
+    );
+    assert.equal(lines.length, 3, lines.join("\n"));
+    assert.match(lines.join("\n"), /--rounds must be .*\n--blocks must be .*\n--confidence must be/);
+    const baseline = await refusal(
+      runRequest(flagDoor("run", { spec, baseline: "no-such.json" }), { out: "results" }),
+    );
+    assert.deepEqual(baseline, [
+      "--baseline: no file at no-such.json (paths are relative to the current directory)",
+    ]);
+  });
+
   test("good options give one request: the spec loaded, the shard and seed typed", async () => {
     const r = await compareRequest(flagDoor("compare", { spec, seed: "7", shard: "2/3" }), {
       out: "results",

@@ -261,7 +261,7 @@ function orderLineOf(
 function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, seconds: number) {
   if (!loaded.variants)
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes = (s: CompareSchedule) => Math.ceil((seconds * s.blocks.length) / whole.blocks.length / 60);
   const longest = Math.max(...shares.map(minutes));

@@ -34,19 +34,21 @@ export function shardRefusals(
   compare: { rounds: number; max_rounds?: number | undefined; blocks: number; seed?: number | undefined },
   shard: Shard,
   seedGiven: boolean,
+  /** The flag as given: `--shard 2/3`, or `--shards 3` planning every runner's share. */
+  said = `--shard ${shard.index}/${shard.of}`,
 ): string[] {
   const out: string[] = [];
   if (!seedGiven && compare.seed === undefined)
     out.push(
-      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
+      `${said} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
     );
   if (compare.blocks < shard.of)
     out.push(
-      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`,
+      `${said}: compare.blocks is ${compare.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`,
     );
   if ((compare.max_rounds ?? compare.rounds) > compare.rounds)
     out.push(
-      `--shard: compare.max_rounds (${compare.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`,
+      `${said}: compare.max_rounds (${compare.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`,
     );
   return out;
 }

@@ -33,7 +33,7 @@ export function refOption(d: Door, name: string): string | undefined {
   if (value === undefined) return undefined;
   if (!GIT_REF.test(value))
     throw new InputError(
-      `${d.say(name)} must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value)})`,
+      `${d.say(name)} must be a git ref: a branch, tag or commit of letters, digits and . _ / @ ^ ~ + -, not starting with - and without .. (got ${JSON.stringify(value)})`,
     );
   return value;
 }

@@ -31,13 +31,14 @@ export function compareOverrides(
   get: (key: string) => string | undefined,
   name: (key: string) => string,
 ): CompareOverrides {
+  const refused: string[] = [];
   const num = (key: string, ok: (n: number) => boolean, what: string) => {
     const v = get(key);
     if (v === undefined || v === "") return undefined;
     const n = Number(v);
-    if (!Number.isFinite(n) || !ok(n))
-      throw new InputError(`${name(key)} must be ${what} (got ${JSON.stringify(v)})`);
-    return n;
+    if (Number.isFinite(n) && ok(n)) return n;
+    refused.push(`${name(key)} must be ${what} (got ${JSON.stringify(v)})`);
+    return undefined;
   };
   const whole = (min: number) => (n: number) => Number.isInteger(n) && n >= min;
   const out: CompareOverrides = {
@@ -47,6 +48,8 @@ export function compareOverrides(
     seed: num("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31−1"),
     budget: get("budget") || undefined,
   };
+  // every bad value said at once
+  if (refused.length) throw new InputError(refused.join("\n"));
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== undefined)) as CompareOverrides;
 }
 

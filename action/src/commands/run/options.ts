@@ -5,7 +5,7 @@ import { checkOutFile } from "../../bench/preflight.ts";
 import { parseShard, type Shard } from "../../bench/shard.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { type Door, Refusals } from "../door.ts";
-import { loadWords, type SpecWords, specWords } from "../spec-options.ts";
+import { fileOption, loadWords, type SpecWords, specWords } from "../spec-options.ts";
 
 /** A run as its door asked for it, checked: what `execRun` runs. */
 export interface RunRequest {
@@ -38,6 +38,8 @@ export async function runRequest(d: Door, o: { out: string }): Promise<RunReques
       `${d.prefix}${d.say("json")} is the verdict of ${d.say("baseline")}; give ${d.say("baseline")} RESULT too`,
     );
   else if (json !== undefined) await r.checkAsync(() => checkOutFile(json, d.say("json")));
+  // the stored result, named by its flag when it is not there (read, and judged, at the run)
+  const stored = baseline === undefined ? undefined : r.check(() => fileOption(d, "baseline"));
   r.done();
   const w = words as SpecWords;
   return {
@@ -45,7 +47,7 @@ export async function runRequest(d: Door, o: { out: string }): Promise<RunReques
     words: w,
     outDir: d.get("out") ?? o.out,
     ...(shard ? { shard } : {}),
-    ...(baseline !== undefined ? { baseline } : {}),
+    ...(stored !== undefined ? { baseline: stored } : {}),
     ...(json !== undefined ? { json } : {}),
   };
 }

@@ -11967,19 +11967,19 @@ function parseShard(text3, flag2 = "--shard") {
     );
   return { index: index6, of };
 }
-function shardRefusals(compare3, shard, seedGiven) {
+function shardRefusals(compare3, shard, seedGiven, said = `--shard ${shard.index}/${shard.of}`) {
   const out = [];
   if (!seedGiven && compare3.seed === void 0)
     out.push(
-      `--shard ${shard.index}/${shard.of} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+      `${said} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
     );
   if (compare3.blocks < shard.of)
     out.push(
-      `--shard ${shard.index}/${shard.of}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
+      `${said}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
     );
   if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
     out.push(
-      `--shard: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
+      `${said}: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
     );
   return out;
 }
@@ -12377,7 +12377,7 @@ function orderLineOf(given, loaded, target2, cores2) {
 function runnersOf(loaded, whole, n, seconds2) {
   if (!loaded.variants)
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true);
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
   const longest = Math.max(...shares.map(minutes2));
@@ -66497,13 +66497,14 @@ function adoptionSpec(spec, baseRef, headRef, headRaw) {
 // action/src/specfile/prepare.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
+  const refused = [];
   const num5 = (key2, ok, what) => {
     const v = get6(key2);
     if (v === void 0 || v === "") return void 0;
     const n = Number(v);
-    if (!Number.isFinite(n) || !ok(n))
-      throw new InputError(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
-    return n;
+    if (Number.isFinite(n) && ok(n)) return n;
+    refused.push(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
+    return void 0;
   };
   const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
   const out = {
@@ -66513,6 +66514,7 @@ function compareOverrides(get6, name) {
     seed: num5("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
     budget: get6("budget") || void 0
   };
+  if (refused.length) throw new InputError(refused.join("\n"));
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
 }
 function applyCompare(raw, o) {
@@ -69502,7 +69504,7 @@ function refOption(d, name) {
   if (value4 === void 0) return void 0;
   if (!GIT_REF.test(value4))
     throw new InputError(
-      `${d.say(name)} must be a git ref (a branch, tag or commit: letters, digits and . _ / @ ^ ~ + -; got ${JSON.stringify(value4)})`
+      `${d.say(name)} must be a git ref: a branch, tag or commit of letters, digits and . _ / @ ^ ~ + -, not starting with - and without .. (got ${JSON.stringify(value4)})`
     );
   return value4;
 }
@@ -70198,6 +70200,7 @@ async function runRequest(d, o) {
       `${d.prefix}${d.say("json")} is the verdict of ${d.say("baseline")}; give ${d.say("baseline")} RESULT too`
     );
   else if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
+  const stored = baseline3 === void 0 ? void 0 : r.check(() => fileOption(d, "baseline"));
   r.done();
   const w2 = words;
   return {
@@ -70205,7 +70208,7 @@ async function runRequest(d, o) {
     words: w2,
     outDir: d.get("out") ?? o.out,
     ...shard ? { shard } : {},
-    ...baseline3 !== void 0 ? { baseline: baseline3 } : {},
+    ...stored !== void 0 ? { baseline: stored } : {},
     ...json2 !== void 0 ? { json: json2 } : {}
   };
 }
