@@ -1,10 +1,12 @@
-// Where a command's options go: from the function that receives them, every call that passes the
-// options object on whole (as an argument, spread into another, or kept on a class and passed from
-// there) is followed into its callee, call by call. Prints each stop, the files it passes through,
-// and every climb: a call from a lower layer of action/src back into a higher one (layers: the
-// doors, then commands/, then the bench, then the rooms it uses, then proc/ and yaml/).
+// Where a command's options go: from the parameter that receives them, every call that passes
+// one of them on (the object whole, a field, an object literal or spread of them, a closure that
+// passes them) is followed into its callee, call by call; the log, the cancel signal and the spec
+// itself are not counted. Prints each call once (×N when the trail passes it N times), the files
+// it reaches, and every climb: a call from a lower layer of action/src back into a higher one
+// (layers: the doors, then commands/, then the bench, then the rooms it uses, then proc/ and yaml/).
 //
-//   node --import tsx scripts/options-trail.ts [FILE FUNCTION]   (default: compare's index.ts compareSpec)
+//   node --import tsx scripts/options-trail.ts [FILE FUNCTION PARAM]
+//   (default: action/src/commands/compare/index.ts execCompare request)
 import { relative } from "node:path";
 import ts from "typescript";
 
@@ -199,6 +201,10 @@ export function optionsTrail(file: string, fn: string, param = "opts", program?:
   if (!start) throw new Error(`${file}: no function ${fn}`);
   const first = start as ts.FunctionDeclaration;
   const index = first.parameters.findIndex((x) => x.name.getText() === param);
+  if (index < 0)
+    throw new Error(
+      `${file}: ${fn} has no parameter ${param} (its parameters: ${first.parameters.map((x) => x.name.getText()).join(", ")})`,
+    );
   const type = checker.getTypeAtLocation(first.parameters[index] as ts.ParameterDeclaration);
   const own = new Set(
     type
@@ -212,10 +218,16 @@ export function optionsTrail(file: string, fn: string, param = "opts", program?:
 }
 
 if (process.argv[1]?.endsWith("options-trail.ts")) {
-  const [file = "action/src/commands/compare/index.ts", fn = "compareSpec", param = "opts"] =
+  const [file = "action/src/commands/compare/index.ts", fn = "execCompare", param = "request"] =
     process.argv.slice(2);
   const t = optionsTrail(file, fn, param);
-  for (const s of t.stops) console.log(`${s.from} → ${s.callee} (${s.to})`);
+  // each call once, with how often the trail passes it
+  const seenCalls = new Map<string, number>();
+  for (const s of t.stops) {
+    const line = `${s.from} → ${s.callee} (${s.to})`;
+    seenCalls.set(line, (seenCalls.get(line) ?? 0) + 1);
+  }
+  for (const [line, n] of seenCalls) console.log(n > 1 ? `${line} ×${n}` : line);
   console.log(
     `${fn}'s ${param}: ${t.stops.length} stops in ${t.files.length} files, ${t.climbs.length} climbs`,
   );

@@ -28,3 +28,12 @@ describe("compare's options, call by call", () => {
     );
   });
 });
+
+describe("the trail's own input", () => {
+  test("a parameter the function does not have is refused, naming the ones it has", () => {
+    assert.throws(
+      () => optionsTrail("action/src/commands/run/index.ts", "execRun", "opts"),
+      /execRun has no parameter opts \(its parameters: request, io\)/,
+    );
+  });
+});
