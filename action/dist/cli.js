@@ -13,7 +13,6 @@ import {
   apiUrl,
   builderOf,
   canonicalJson,
-  checkOutFile,
   ciText,
   commentMarkdown,
   compareOverrides,
@@ -26,6 +25,7 @@ import {
   execCompare,
   execRun,
   exitCodeOf,
+  fileOption,
   flagDoor,
   githubClient,
   isLatency,
@@ -43,7 +43,6 @@ import {
   openPullRequest,
   parsePr,
   parseRepo,
-  parseShard,
   parseTolerance,
   pct,
   planRun,
@@ -55,6 +54,7 @@ import {
   requestFailure,
   rng,
   runRequest,
+  shardOption,
   specAtRef,
   specWords,
   stddev,
@@ -64,15 +64,16 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-J7Q5TSP7.js";
+} from "./chunk-WR6L5LSY.js";
 import {
   reapLedger
-} from "./chunk-HPYU6HJ2.js";
+} from "./chunk-34NYA5CN.js";
 import {
   EXPIRES,
   KubeClient,
   MANAGED_BY,
   MANAGER,
+  checkOutFile,
   closest,
   commitAt,
   formatIssues,
@@ -85,7 +86,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-LV3FASLY.js";
+} from "./chunk-KIBEMJ5D.js";
 import {
   CLOUDS,
   Interrupted,
@@ -2227,7 +2228,7 @@ function onlyCells(value, spec) {
     const w = m ? spec.spec.workloads.find((x) => x.name === m[1]) : void 0;
     if (!m || !w)
       throw new InputError(
-        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}); got ${JSON.stringify(part)}`
+        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}) (got ${JSON.stringify(part)})`
       );
     return m[2] ? [{ workload: w.name, threads: Number(m[2]) }] : w.threads.map((threads) => ({ workload: w.name, threads }));
   });
@@ -2246,7 +2247,9 @@ function roundShare(str, runners) {
     );
   const maxRounds = most === void 0 ? void 0 : Number(most);
   if (maxRounds !== void 0 && (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 64))
-    throw new InputError(`tiperf bisect: --max-rounds must be a whole number from 1 to 64 (got ${most})`);
+    throw new InputError(
+      `tiperf bisect: --max-rounds must be a whole number from 1 to 64 (got ${JSON.stringify(most)})`
+    );
   if (round2 === void 0 !== (runner === void 0))
     throw new InputError(
       "tiperf bisect: give --round R and --runner K together (one leg of a round), or neither (--parts alone concludes)"
@@ -2259,25 +2262,29 @@ function roundShare(str, runners) {
   const r = Number(round2);
   const k = Number(runner);
   if (!Number.isInteger(r) || r < 1 || r > 64)
-    throw new InputError(`tiperf bisect: --round must be a whole number from 1 to 64 (got ${round2})`);
+    throw new InputError(
+      `tiperf bisect: --round must be a whole number from 1 to 64 (got ${JSON.stringify(round2)})`
+    );
   if (!Number.isInteger(k) || k < 1 || k > runners)
     throw new InputError(
-      `tiperf bisect: --runner must be a whole number from 1 to --runners (${runners}) (got ${runner})`
+      `tiperf bisect: --runner must be a whole number from 1 to --runners (${runners}) (got ${JSON.stringify(runner)})`
     );
   return { parts, round: r, runner: k };
 }
 async function bisectRequest(d) {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const str = (k) => d.get(k);
   const spec = str("spec");
   if (spec === void 0) r.refuse(d.missing("spec"));
   const remeasure = str("remeasure") === void 0 ? void 0 : Number(str("remeasure"));
   if (remeasure !== void 0 && (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3))
-    r.refuse(`tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`);
+    r.refuse(
+      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${JSON.stringify(str("remeasure"))})`
+    );
   const runners = Number(str("runners") ?? "1");
   if (!Number.isInteger(runners) || runners < 1 || runners > 16)
     r.refuse(
-      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`
+      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${JSON.stringify(str("runners"))})`
     );
   const rounds = r.check(() => roundShare(str, runners));
   const compare = r.check(
@@ -2408,6 +2415,10 @@ function calibrationSpec(file, raw) {
     file
   );
 }
+function execCalibrate(request, io) {
+  const { spec, ...rest } = request;
+  return calibrate(spec, { ...rest, ...io });
+}
 async function calibrate(file, opts) {
   const text = await readFile3(file, "utf8").catch((e) => {
     throw new InputError(
@@ -2468,18 +2479,29 @@ function aaOf(result, loaded, file) {
     );
 }
 
+// action/src/commands/calibrate/options.ts
+async function calibrateRequest(d, o) {
+  const r = new Refusals(d.prefix);
+  if (d.get("spec") === void 0) r.refuse(d.missing("spec"));
+  const spec = r.check(() => fileOption(d, "spec"));
+  const into = d.get("write");
+  if (into !== void 0) await r.checkAsync(() => checkOutFile(into, d.say("write")));
+  const fromResult = r.check(() => fileOption(d, "from-result"));
+  r.done();
+  return {
+    spec,
+    outDir: d.get("out") ?? o.out,
+    ...into !== void 0 ? { into } : {},
+    ...fromResult !== void 0 ? { fromResult } : {}
+  };
+}
+
 // action/src/commands/calibrate/cli.ts
 async function cmdCalibrate(args, signal) {
   const { values, positionals } = flags("calibrate", args, parseOptions("calibrate"));
   if (positionals.length > 0) throw new InputError(`tiperf calibrate: unexpected argument ${positionals[0]}`);
-  const spec = required("calibrate", "spec", values.spec);
-  const out = await calibrate(spec, {
-    outDir: values.out ?? "results",
-    ...values.write ? { into: values.write } : {},
-    ...values["from-result"] ? { fromResult: values["from-result"] } : {},
-    log,
-    signal
-  });
+  const request = await calibrateRequest(flagDoor("calibrate", values), { out: "results" });
+  const out = await execCalibrate(request, { log, signal });
   process.stdout.write(`${out.written}
 `);
   return EXIT.ok;
@@ -2749,7 +2771,7 @@ async function cmdHistory(args) {
     const commit = values.commit ?? setting("GITHUB_SHA");
     if (commit !== void 0 && !/^[0-9a-f]{7,40}$/.test(commit))
       throw new InputError(
-        `tiperf history add: --commit must be a commit SHA (7\u201340 hex digits), got ${commit}`
+        `tiperf history add: --commit must be a commit SHA (7\u201340 hex digits) (got ${JSON.stringify(commit)})`
       );
     const entry = entryOf(result, file, {
       ...values.variant ? { variant: values.variant } : {},
@@ -2769,17 +2791,17 @@ async function cmdHistory(args) {
   const pvalue = Number(values.pvalue ?? "0.05");
   if (!(pvalue > 0 && pvalue < 1))
     throw new InputError(
-      `tiperf history check: --pvalue must be a number between 0 and 1 (got ${values.pvalue})`
+      `tiperf history check: --pvalue must be a number between 0 and 1 (got ${JSON.stringify(values.pvalue)})`
     );
   const permutations = Number(values.permutations ?? "199");
   if (!Number.isInteger(permutations) || permutations < 19 || permutations > 1e4)
     throw new InputError(
-      `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${values.permutations})`
+      `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${JSON.stringify(values.permutations)})`
     );
   const minSegment = Number(values["min-segment"] ?? String(MIN_SEGMENT));
   if (!Number.isInteger(minSegment) || minSegment < 1 || minSegment > 52)
     throw new InputError(
-      `tiperf history check: --min-segment must be a whole number of runs from 1 to 52 (got ${values["min-segment"]})`
+      `tiperf history check: --min-segment must be a whole number of runs from 1 to 52 (got ${JSON.stringify(values["min-segment"])})`
     );
   const report = await checkHistory(dir, {
     pvalue,
@@ -3055,25 +3077,23 @@ import { readFile as readFile5 } from "node:fs/promises";
 // action/src/commands/plan/options.ts
 var SIZING = ["shards", "shard", "seed", "look-of", "rounds", "blocks", "confidence", "budget"];
 async function planRequest(d, log2) {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const words = specWords(d, r);
   const runId = d.get("run-id");
   if (runId !== void 0 && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
     r.refuse(
-      `${d.prefix}${d.say("run-id")} must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`
+      `${d.say("run-id")} must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -) (got ${JSON.stringify(runId)})`
     );
   const shardsText = d.get("shards");
   const shards = shardsText === void 0 ? void 0 : Number(shardsText);
   if (shards !== void 0 && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
     r.refuse(
-      `${d.prefix}${d.say("shards")} must be a whole number of runners from 1 to 64 (got ${shardsText})`
+      `${d.say("shards")} must be a whole number of runners from 1 to 64 (got ${JSON.stringify(shardsText)})`
     );
   const shardText = d.get("shard");
-  const shard = shardText === void 0 ? void 0 : r.check(() => parseShard(shardText, d.say("shard")));
+  const shard = shardOption(d, r);
   if (shardText !== void 0 && shardsText !== void 0)
-    r.refuse(
-      `${d.prefix}${d.say("shard")} K/N plans one runner's share, ${d.say("shards")} N every runner's: give one`
-    );
+    r.refuse(`${d.say("shard")} K/N plans one runner's share, ${d.say("shards")} N every runner's: give one`);
   const lookOf = d.get("look-of");
   const look = lookOf === void 0 ? void 0 : await r.checkAsync(() => readWave(lookOf, d.say("look-of")));
   r.done();
@@ -3082,7 +3102,7 @@ async function planRequest(d, log2) {
   const sizing = SIZING.filter((k) => d.get(k) !== void 0);
   if (!spec.variants && sizing.length)
     throw new InputError(
-      `${d.prefix}${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
+      `${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
     );
   const seed = w.compare?.seed;
   return {

@@ -11,18 +11,18 @@ import {
   exitCodeOf,
   fileOption,
   inputDoor,
+  loginOption,
   mergeEither,
   mergeRequest,
-  parseLogin,
   parsePr,
   parseRepo,
-  parseShard,
   publishVerdict,
   refOption,
   runRequest,
+  shardOption,
   specFrom,
   specWords
-} from "./chunk-J7Q5TSP7.js";
+} from "./chunk-WR6L5LSY.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-LV3FASLY.js";
+} from "./chunk-KIBEMJ5D.js";
 import {
   Interrupted,
   installCrashTeardown,
@@ -107,7 +107,7 @@ function publishInputs(get, mode) {
 function readInputs(get, env, event2) {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const d = inputDoor(mode, get);
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const runs = mode !== "publish" && mode !== "merge";
   const words = runs ? specWords(d, r) : void 0;
   const inputs = {
@@ -153,16 +153,16 @@ function modeInputs(d, mode, inputs, r) {
     );
     return false;
   };
-  if (only("shard", ["compare", "run"]))
-    inputs.shard = r.check(() => parseShard(d.get("shard") ?? "", d.say("shard")));
-  if (only("accepted-by", ["compare", "merge"]))
-    inputs.acceptedBy = r.check(() => parseLogin(d.get("accepted-by") ?? "", d.say("accepted-by")));
+  if (only("shard", ["compare", "run"])) inputs.shard = shardOption(d, r);
+  if (only("accepted-by", ["compare", "merge"])) inputs.acceptedBy = loginOption(d, r);
   if (only("confirms", ["compare", "merge"])) inputs.confirms = r.check(() => fileOption(d, "confirms"));
   if (only("look-of", ["compare"])) inputs.lookOf = r.check(() => fileOption(d, "look-of"));
   if (only("max-looks", ["merge"])) {
     const n = Number(d.get("max-looks"));
     if (!(Number.isInteger(n) && n >= 1 && n <= 6))
-      r.refuse(`'max-looks' input must be a whole number of looks from 1 to 6 (got ${d.get("max-looks")})`);
+      r.refuse(
+        `'max-looks' input must be a whole number of looks from 1 to 6 (got ${JSON.stringify(d.get("max-looks"))})`
+      );
     else inputs.maxLooks = n;
   }
   if (inputs.confirmWithShards && mode !== "merge")

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-HPYU6HJ2.js";
+} from "./chunk-34NYA5CN.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-LV3FASLY.js";
+import "./chunk-KIBEMJ5D.js";
 import {
   ledgerDir
 } from "./chunk-3RZOPWDC.js";

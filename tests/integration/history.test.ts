@@ -156,7 +156,7 @@ describe("history and change points", () => {
     );
     const bad = cli(["history", "check", "--dir", hist, "--min-segment", "0"]);
     assert.equal((await bad.done).code, 2);
-    assert.match(bad.stderr(), /--min-segment must be a whole number of runs from 1 to 52 \(got 0\)/);
+    assert.match(bad.stderr(), /--min-segment must be a whole number of runs from 1 to 52 \(got "0"\)/);
   });
 
   test("tiperf history add/check: append-only files, the change point's run and commits, the report and page, the alarm's issue", async () => {

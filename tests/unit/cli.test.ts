@@ -237,7 +237,7 @@ describe("flags in tiperf's words", () => {
   test("a value that starts with '-' is the flag's, judged by its own check; a flag that plans nothing is refused", async () => {
     const shard = cli(["compare", "--spec", "workloads/pr.yaml", "--shard", "-1/2"]);
     assert.equal((await shard.done).code, 2);
-    assert.match(shard.stderr(), /--shard must be K\/N, .* got "-1\/2"/);
+    assert.match(shard.stderr(), /tiperf compare: --shard must be K\/N, .* \(got "-1\/2"\)/);
     assert.doesNotMatch(shard.stderr(), /ambiguous/);
     const seed = cli(["compare", "--spec", "workloads/pr.yaml", "--seed", "-5"]);
     assert.equal((await seed.done).code, 2);

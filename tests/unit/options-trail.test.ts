@@ -5,12 +5,15 @@ import { describe, test } from "node:test";
 import { layerOf, optionsTrail } from "../../scripts/options-trail.ts";
 
 describe("compare's options, call by call", () => {
-  test("from the request into the bench: no climb back up a layer, at most 12 files", () => {
+  test("from the request into the bench: no climb back up a layer, at most 8 files", () => {
     const t = optionsTrail("action/src/commands/compare/index.ts", "execCompare", "request");
     assert.deepEqual(t.climbs, [], t.climbs.map((c) => `${c.from} → ${c.callee} (${c.to})`).join("\n"));
-    assert.ok(t.files.length <= 12, t.files.join("\n"));
+    assert.ok(t.files.length <= 8, t.files.join("\n"));
     // they reach the plan, where the schedule is cut by seed, shard and look
     assert.ok(t.files.includes("action/src/bench/plan.ts"), t.files.join("\n"));
+    assert.ok(t.files.includes("action/src/bench/cut.ts"), t.files.join("\n"));
+    // a confirmation's re-runs are the command's own: confirm.ts decides, it is given no option
+    assert.ok(!t.files.includes("action/src/commands/compare/confirm.ts"), t.files.join("\n"));
     // and not the helpers that take only where the target runs
     assert.ok(!t.files.includes("action/src/bench/plan-phases.ts"), t.files.join("\n"));
   });

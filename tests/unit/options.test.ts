@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { calibrateRequest } from "../../action/src/commands/calibrate/options.ts";
 import { compareRequest } from "../../action/src/commands/compare/options.ts";
 import { flagDoor, inputDoor } from "../../action/src/commands/door.ts";
 import { runRequest } from "../../action/src/commands/run/options.ts";
@@ -87,13 +88,36 @@ describe("a command's options, checked once for both doors", () => {
       }),
     );
     assert.equal(lines.length, 3, lines.join("\n"));
-    assert.match(lines.join("\n"), /--rounds must be .*\n--blocks must be .*\n--confidence must be/);
+    // every line says who refused it, as the command line's first line does
+    assert.ok(
+      lines.every((l) => l.startsWith("tiperf compare: ")),
+      lines.join("\n"),
+    );
+    assert.match(
+      lines.join("\n"),
+      /--rounds must be .*\ntiperf compare: --blocks must be .*\ntiperf compare: --confidence must be/,
+    );
     const baseline = await refusal(
       runRequest(flagDoor("run", { spec, baseline: "no-such.json" }), { out: "results" }),
     );
     assert.deepEqual(baseline, [
-      "--baseline: no file at no-such.json (paths are relative to the current directory)",
+      "tiperf run: --baseline: no file at no-such.json (paths are relative to the current directory)",
     ]);
+  });
+
+  test("calibrate: a missing spec, a --write that is a folder and an absent --from-result, at once", async () => {
+    const lines = await refusal(
+      calibrateRequest(flagDoor("calibrate", { write: ROOT, "from-result": "no-such/result.json" }), {
+        out: "results",
+      }),
+    );
+    assert.deepEqual(lines, [
+      "tiperf calibrate: --spec is required",
+      `tiperf calibrate: --write ${ROOT}: is a directory; give a file name`,
+      "tiperf calibrate: --from-result: no file at no-such/result.json (paths are relative to the current directory)",
+    ]);
+    const r = await calibrateRequest(flagDoor("calibrate", { spec }), { out: "results" });
+    assert.deepEqual(r, { spec, outDir: "results" });
   });
 
   test("good options give one request: the spec loaded, the shard and seed typed", async () => {

@@ -1,9 +1,9 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { parseShard, type Shard } from "../bench/shard.ts";
+import type { Shard } from "../bench/cut.ts";
 import { type Door, inputDoor, Refusals } from "../commands/door.ts";
-import { fileOption, refOption, specWords } from "../commands/spec-options.ts";
+import { fileOption, loginOption, refOption, shardOption, specWords } from "../commands/spec-options.ts";
 import { InputError } from "../errors.ts";
-import { parseLogin, parsePr, parseRepo } from "../publish/names.ts";
+import { parsePr, parseRepo } from "../publish/names.ts";
 import type { CompareOverrides } from "../specfile/prepare.ts";
 
 export const MODES = ["compare", "run", "diff", "publish", "merge"] as const;
@@ -125,7 +125,7 @@ function publishInputs(
 export function readInputs(get: Get, env: NodeJS.ProcessEnv, event: unknown): ActionInputs {
   const mode = oneOf("mode", get("mode") || "compare", MODES);
   const d = inputDoor(mode, get);
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   // the spec's words, checked as the command line's are (commands/spec-options.ts)
   const runs = mode !== "publish" && mode !== "merge";
   const words = runs ? specWords(d, r) : undefined;
@@ -176,16 +176,16 @@ function modeInputs(d: Door, mode: ActionInputs["mode"], inputs: ActionInputs, r
     );
     return false;
   };
-  if (only("shard", ["compare", "run"]))
-    inputs.shard = r.check(() => parseShard(d.get("shard") ?? "", d.say("shard")));
-  if (only("accepted-by", ["compare", "merge"]))
-    inputs.acceptedBy = r.check(() => parseLogin(d.get("accepted-by") ?? "", d.say("accepted-by")));
+  if (only("shard", ["compare", "run"])) inputs.shard = shardOption(d, r);
+  if (only("accepted-by", ["compare", "merge"])) inputs.acceptedBy = loginOption(d, r);
   if (only("confirms", ["compare", "merge"])) inputs.confirms = r.check(() => fileOption(d, "confirms"));
   if (only("look-of", ["compare"])) inputs.lookOf = r.check(() => fileOption(d, "look-of"));
   if (only("max-looks", ["merge"])) {
     const n = Number(d.get("max-looks"));
     if (!(Number.isInteger(n) && n >= 1 && n <= 6))
-      r.refuse(`'max-looks' input must be a whole number of looks from 1 to 6 (got ${d.get("max-looks")})`);
+      r.refuse(
+        `'max-looks' input must be a whole number of looks from 1 to 6 (got ${JSON.stringify(d.get("max-looks"))})`,
+      );
     else inputs.maxLooks = n;
   }
   if (inputs.confirmWithShards && mode !== "merge")

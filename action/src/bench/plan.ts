@@ -13,6 +13,8 @@ import { stepLine } from "../targets/plan-step.ts";
 import { kindOf } from "../targets/registry.ts";
 import type { TargetPlan } from "../targets/types.ts";
 import { maxThreads } from "./cells.ts";
+import type { Wave } from "./cut.ts";
+import { cutOf, type Shard } from "./cut.ts";
 import { detectionOf } from "./detection.ts";
 import { duetCaveats, duetDesign, resolveOrder, whyNotDuet } from "./duet.ts";
 import { cpuSets, duetRefusals, usableCpus } from "./duet-cpus.ts";
@@ -29,8 +31,6 @@ import {
 } from "./plan-phases.ts";
 import { specWarnings } from "./preflight.ts";
 import { type CompareSchedule, scheduleLines, scheduleOf, seedOf } from "./schedule.ts";
-import { type Shard, shardRefusals, shardSchedule } from "./shard.ts";
-import { type Wave, waveOf } from "./waves.ts";
 
 export interface RunPlan extends LoadPlan {
   /** The spec as the run takes it: compare.order resolved (auto → duet or interleaved). */
@@ -59,7 +59,10 @@ export interface PlanOptions {
   runId?: string;
   command?: "run" | "compare";
   seed?: number;
-  /** --shard K/N: this run measures every N-th block of the comparison (bench/shard.ts). */
+  /**
+   * --shard K/N: this runner's share: every N-th block of a comparison (bench/cut.ts), every N-th
+   * cell of a run; what the deployment creates is the shard's own (a cloud stack per shard).
+   */
   shard?: Shard;
   /** --look-of: a further look of the comparison, run as a wave of shards (bench/waves.ts). */
   look?: Wave;
@@ -126,9 +129,8 @@ export async function planRun(given: LoadedSpec, options: PlanOptions): Promise<
     seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix),
   );
   const detect = design ? detectionOf(loaded, design.looks.length) : undefined;
-  const cut = { seed, shard, look };
-  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, cut, est.seconds);
-  const runners = shards && whole ? runnersOf(loaded, whole, shards, est.seconds) : undefined;
+  const cut = { seed, shard, look, shards, command: o.command };
+  const { wave, whole, schedule, shardLine, shardRefused, runners } = cutOf(loaded, design, cut, est.seconds);
   const refusals = [
     ...(wave?.refusals ?? []),
     ...shardRefused,
@@ -147,7 +149,9 @@ export async function planRun(given: LoadedSpec, options: PlanOptions): Promise<
     ...(wave?.line ? [wave.line] : []),
     ...(shardLine ? [shardLine] : []),
     ...(runners?.lines ?? []),
-    ...(shard ? [] : [...looksLine(loaded, whole, est.seconds, target), ...(confirm ? [confirm.text] : [])]),
+    ...(schedule?.shard
+      ? []
+      : [...looksLine(loaded, whole, est.seconds, target), ...(confirm ? [confirm.text] : [])]),
     ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
@@ -255,56 +259,6 @@ function orderLineOf(
     )
     .join("");
   return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
-}
-
-/** plan --shards N: each runner's blocks and minutes; the merge judges the same blocks as one run. */
-function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, seconds: number) {
-  if (!loaded.variants)
-    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
-  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
-  const minutes = (s: CompareSchedule) => Math.ceil((seconds * s.blocks.length) / whole.blocks.length / 60);
-  const longest = Math.max(...shares.map(minutes));
-  return {
-    refusals,
-    lines: [
-      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s) => `shard ${s.shard?.index}: block(s) ${s.blocks.map((b) => b.block).join(", ")}, ~${minutes(s)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`,
-    ],
-  };
-}
-
-/** --look-of: a further look's wave (its blocks, its cells), then --shard's share of it or of the design. */
-function waveAndShare(
-  loaded: LoadedSpec,
-  design: CompareSchedule | undefined,
-  o: PlanOptions,
-  seconds: number,
-) {
-  const wave = o.look && design ? waveOf(loaded, design, o.look, o.shard) : undefined;
-  const whole = wave?.schedule ?? design;
-  // (a wave measures its cells only: its share of the estimate)
-  const cells = Math.max(1, design?.blocks[0]?.rounds[0]?.turns.length ?? 1);
-  const share = wave?.schedule ? wave.schedule.wave.cells.length / cells : 1;
-  return { wave, whole, ...shareOf(loaded, whole, o, seconds * share) };
-}
-
-/** --shard K/N: the share of the whole schedule this run takes, the plan's line on it, refusals. */
-function shareOf(loaded: LoadedSpec, whole: CompareSchedule | undefined, o: PlanOptions, seconds: number) {
-  const shard = o.shard;
-  if (!shard) return { schedule: whole, shardLine: undefined, shardRefused: [] as string[] };
-  if (!whole || !loaded.variants)
-    return {
-      schedule: whole,
-      shardLine: undefined,
-      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"],
-    };
-  const schedule = shardSchedule(whole, shard);
-  const minutes = Math.ceil((seconds * schedule.blocks.length) / whole.blocks.length / 60);
-  return {
-    schedule,
-    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b) => b.block).join(", ")}), ~${minutes} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
-    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== undefined),
-  };
 }
 
 /** plan.txt: what the plan says of the run, then its steps in the order the run takes them. */

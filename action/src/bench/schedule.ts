@@ -98,7 +98,7 @@ export interface CompareSchedule {
   /** Rounds after which the verdicts are looked at (compare.max_rounds: early stop). */
   looks: number[];
   blocks: ScheduledBlock[];
-  /** A share of the comparison (bench/shard.ts): its blocks only, numbered as in the whole. */
+  /** A share of the comparison (bench/cut.ts): its blocks only, numbered as in the whole. */
   shard?: { index: number; of: number };
   /** compare.looks > 1: the looks that may follow the design's blocks, for undecided cells only. */
   further?: FurtherLooks;

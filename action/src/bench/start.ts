@@ -18,11 +18,10 @@ import type { LoadedSpec } from "../specfile/load.ts";
 import type { Spec } from "../specfile/schema.ts";
 import type { Connection, Deployment, PlanStep, StartOptions, Target, TargetPlan } from "../targets/types.ts";
 import { TIPERF_VERSION } from "../version.ts";
+import type { Shard, Wave } from "./cut.ts";
 import { planRun, type RunPlan, writePlan } from "./plan.ts";
-import { checkOutDir, checkTools } from "./preflight.ts";
-import type { Shard } from "./shard.ts";
+import { checkTools } from "./preflight.ts";
 import { loadHostCores as loadHostCoresOf } from "./tools.ts";
-import type { Wave } from "./waves.ts";
 
 export interface RunOptions {
   outDir: string;
@@ -44,7 +43,7 @@ export async function startResult(
     signal: AbortSignal;
     /** --seed over compare.seed: the round order of an earlier run. */
     seed?: number;
-    /** --shard K/N: every N-th block of the comparison, every N-th cell of a run (bench/shard.ts). */
+    /** --shard K/N: every N-th block of the comparison, every N-th cell of a run (bench/cut.ts). */
     shard?: Shard;
     /** --look-of: a further look as a wave of shards (bench/waves.ts). */
     look?: Wave;
@@ -57,8 +56,7 @@ export async function startResult(
     runId,
     command: opts.command,
     ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
-    // a run's shard is a share of its cells (shardCells), a comparison's a share of its blocks
-    ...(opts.shard && opts.command === "compare" ? { shard: opts.shard } : {}),
+    ...(opts.shard ? { shard: opts.shard } : {}),
     ...(opts.look ? { look: opts.look } : {}),
   });
   const plan = runPlan.target;
@@ -68,10 +66,9 @@ export async function startResult(
     borrowed: plan.ownership === "borrowed",
     remoteDeploy: plan.remoteDeploy ?? false,
   });
-  // only a run that starts makes its results directory: a refused one leaves nothing behind
-  await checkOutDir(opts.outDir);
   const warnings = runPlan.warnings;
   for (const w of warnings) opts.log(`warning: ${w}`);
+  // only a run that starts makes its results directory (checked there): a refused one leaves nothing
   const runDir = await RunDir.create(opts.outDir, runId);
   // what the run is about to do, as `tiperf plan` prints it: plan.txt, plan.json and the kind's files
   await writePlan(runPlan, runDir.dir);
@@ -99,8 +96,8 @@ export async function startResult(
       runId,
       runDir: runDir.dir,
       rawDir: join(runDir.dir, "raw"),
-      // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
-      ...(opts.shard ? { shard: opts.shard.index } : {}),
+      // a cloud cluster per shard, as planned: the stack's name carries it (cloud/provision.ts stackName)
+      ...(runPlan.options.shard ? { shard: runPlan.options.shard.index } : {}),
       log: opts.log,
       signal: opts.signal,
     });

@@ -11,57 +11,10 @@ import { InputError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { planCells } from "./cells.ts";
+import { cellText, type Shard, type Wave } from "./cut.ts";
 import { lookAgain } from "./looks-run.ts";
 import type { Part } from "./parts.ts";
-import { type CompareSchedule, lastRoundOf, scheduleOf, waveSchedule } from "./schedule.ts";
-import type { Shard } from "./shard.ts";
-
-/** A further look to run as a wave: its number (2 = the first after the design's) and its cells. */
-export interface Wave {
-  look: number;
-  cells: { workload: string; threads: number }[];
-}
-
-const cellText = (c: { workload: string; threads: number }) => `${c.workload} threads=${c.threads}`;
-
-/**
- * The whole schedule of wave `wave` (its cells only) for the plan, its line, and why it cannot
- * run: it needs a look the spec allows and the wave's cells among the spec's.
- */
-export function waveOf(loaded: LoadedSpec, whole: CompareSchedule, wave: Wave, shard: Shard | undefined) {
-  const variants = loaded.variants;
-  const refusals: string[] = [];
-  if (!variants)
-    return { refusals: ["--look-of: a further look is a share of a comparison; this spec has no variants"] };
-  const f = whole.further;
-  if (!f || wave.look > f.looks + 1)
-    refusals.push(
-      `--look-of: look ${wave.look} is not one ${loaded.path} may take (compare.looks ${variants.compare.looks}${f ? "" : ", further looks need compare.blocks of 3 or more"})`,
-    );
-  if (!shard)
-    refusals.push(
-      "--look-of: a further look as a wave runs on the comparison's runners: give --shard K/N (one runner takes its looks itself, in one tiperf compare)",
-    );
-  const planned = planCells(variants.base.spec);
-  const indices = wave.cells.map((c) =>
-    planned.findIndex((p) => p.workload.name === c.workload && p.threads === c.threads),
-  );
-  const absent = wave.cells.filter((_, i) => (indices[i] as number) < 0);
-  if (absent.length)
-    refusals.push(
-      `--look-of: ${absent.map(cellText).join(", ")} are not cells of ${loaded.path}: give the spec the verdict judged`,
-    );
-  const names = variants.all.map((v) => v.name);
-  const schedule = waveSchedule(
-    whole,
-    names,
-    planned.length,
-    wave.look,
-    indices.filter((i) => i >= 0),
-  );
-  const line = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b) => b.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
-  return { schedule, line, refusals };
-}
+import { lastRoundOf, scheduleOf } from "./schedule.ts";
 
 /**
  * --look-of FILE for a run: the wave the merged verdict names, checked to be of this comparison:

@@ -50,9 +50,14 @@ export function inputDoor(mode: string, get: (name: string) => string): Door {
   };
 }
 
-/** Every refused option of one command, collected and then said at once. */
+/**
+ * Every refused option of one command, collected and then said at once, each line starting with
+ * the door's prefix (`tiperf compare: ` on the command line; nothing for the Action's inputs).
+ */
 export class Refusals {
   readonly lines: string[] = [];
+
+  constructor(private readonly prefix = "") {}
 
   /** The checked value, or undefined with the refusal kept when the check refuses it. */
   check<T>(f: () => T): T | undefined {
@@ -60,7 +65,7 @@ export class Refusals {
       return f();
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      this.lines.push(e.message);
+      this.lines.push(...e.message.split("\n"));
       return undefined;
     }
   }
@@ -71,7 +76,7 @@ export class Refusals {
       return await f();
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      this.lines.push(e.message);
+      this.lines.push(...e.message.split("\n"));
       return undefined;
     }
   }
@@ -80,8 +85,10 @@ export class Refusals {
     this.lines.push(line);
   }
 
-  /** Throws every refusal kept, one per line; nothing when there is none. */
+  /** Throws every refusal kept, one per line, each with the door's prefix; nothing when there is none. */
   done(): void {
-    if (this.lines.length) throw new InputError(this.lines.join("\n"));
+    const p = this.prefix;
+    if (this.lines.length)
+      throw new InputError(this.lines.map((l) => (l.startsWith(p) ? l : `${p}${l}`)).join("\n"));
   }
 }

@@ -2,7 +2,9 @@
 // git refs, two config overlays, two versions or builds; the tolerance and compare.* over the
 // spec's; the cluster profile. One set of checks for the command line and the Action.
 import { existsSync, statSync } from "node:fs";
+import { parseShard, type Shard } from "../bench/cut.ts";
 import { InputError } from "../errors.ts";
+import { parseLogin } from "../publish/names.ts";
 import { COMPOSE_FIELDS, compositionIssues } from "../specfile/compose-rules.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
 import { compareOverrides, parseTolerance, prepareSpec, type SpecSource } from "../specfile/prepare.ts";
@@ -27,6 +29,18 @@ export function fileOption(d: Door, name: string): string | undefined {
   return value;
 }
 
+/** A shard option, K/N: this runner's share; undefined when not given (or refused, the refusal kept). */
+export function shardOption(d: Door, r: Refusals, name = "shard"): Shard | undefined {
+  const text = d.get(name);
+  return text === undefined ? undefined : r.check(() => parseShard(text, d.say(name)));
+}
+
+/** A GitHub login option (who accepted a regression); undefined when not given (or refused, the refusal kept). */
+export function loginOption(d: Door, r: Refusals, name = "accepted-by"): string | undefined {
+  const text = d.get(name);
+  return text === undefined ? undefined : r.check(() => parseLogin(text, d.say(name)));
+}
+
 /** A git ref option: a branch, tag or commit, never one that reads as a flag. */
 export function refOption(d: Door, name: string): string | undefined {
   const value = d.get(name);
@@ -43,7 +57,9 @@ export function versionOption(d: Door, name: string): string | undefined {
   const value = d.get(name);
   if (value === undefined) return undefined;
   if (!VERSION.test(value))
-    throw new InputError(`${d.say(name)} must be a TiDB version like v8.5.0 or nightly (got ${value})`);
+    throw new InputError(
+      `${d.say(name)} must be a TiDB version like v8.5.0 or nightly (got ${JSON.stringify(value)})`,
+    );
   return value;
 }
 
@@ -83,7 +99,7 @@ export function specWords(d: Door, r: Refusals): SpecWords | undefined {
     Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, d.get(f)])),
     (fields, joiner) => d.sayAll(fields, joiner),
   ))
-    r.refuse(`${d.prefix}${issue}`);
+    r.refuse(`${issue}`);
   return spec === undefined ? undefined : words;
 }
 
@@ -96,7 +112,7 @@ export async function loadWords(words: SpecWords): Promise<LoadedSpec> {
 
 /** The spec a door gives, checked (every refusal at once) and loaded: for commands that take nothing else of it. */
 export async function specFrom(d: Door): Promise<LoadedSpec> {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const words = specWords(d, r);
   r.done();
   return loadWords(words as SpecWords);

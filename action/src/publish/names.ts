@@ -21,7 +21,7 @@ export function parsePr(value: string, flag = "--pr"): number {
 export function parseLogin(value: string, flag = "--accepted-by"): string {
   if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value))
     throw new InputError(
-      `${flag} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value)}`,
+      `${flag} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression (got ${JSON.stringify(value)})`,
     );
   return value;
 }

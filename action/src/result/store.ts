@@ -1,8 +1,9 @@
 import { randomBytes } from "node:crypto";
+import { accessSync, constants, existsSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir, open, readFile, rm, rmdir, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import type { z } from "zod";
-import { InputError, WriteError } from "../errors.ts";
+import { errnoText, InputError, WriteError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
 import { formatIssues } from "../yaml/read.ts";
 import { RESULT_MIGRATIONS } from "./migrate.ts";
@@ -14,6 +15,71 @@ export function newRunId(specName: string, now = new Date()): string {
     .replace(/[-:]/g, "")
     .replace(/\.\d+Z$/, "Z");
   return `${stamp}-${specName}-${randomBytes(2).toString("hex")}`;
+}
+
+/** Filesystems that hold kernel state, not files: a results directory there cannot work. */
+const PSEUDO_FS: Record<number, string> = {
+  40864: "proc",
+  1650812274: "sysfs",
+  7377: "devpts",
+  2613483: "cgroup",
+  1667723888: "cgroup2",
+  1684170528: "debugfs",
+  1953653091: "tracefs",
+  1935894131: "securityfs",
+  1650812272: "configfs",
+  3405662737: "bpf",
+};
+
+function nearestExisting(path: string): string {
+  let p = resolve(path);
+  while (!existsSync(p) && dirname(p) !== p) p = dirname(p);
+  return p;
+}
+
+/**
+ * A directory tiperf will write results into: created if missing, and refused up front, naming the
+ * flag and the errno, when it cannot be (a regular file, no permission, a read-only or kernel
+ * filesystem). A full disk is not bad input: it fails the run (exit 3).
+ */
+export async function checkOutDir(dir: string, flag = "--out"): Promise<void> {
+  const existing = nearestExisting(dir);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {}
+  let fsName: string | undefined;
+  try {
+    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
+  } catch {}
+  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
+    throw new InputError(
+      `${flag} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`,
+    );
+  }
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new InputError(`${flag} ${dir}: exists and is not a directory`);
+  try {
+    // level by level: a recursive mkdir reports ENOENT where the cause is EROFS or EACCES
+    const missing: string[] = [];
+    for (let p = resolve(dir); p !== existing; p = dirname(p)) missing.unshift(p);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    for (const p of missing)
+      await mkdir(p).catch((e) => (e.code === "EEXIST" ? undefined : Promise.reject(e)));
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
+    throw new InputError(`${flag} ${dir}: cannot write there: ${errnoText(e)}`);
+  }
+}
+
+/** A file tiperf will write at the end (--json): its directory must take it. */
+export async function checkOutFile(file: string, flag: string): Promise<void> {
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new InputError(`${flag} ${file}: is a directory; give a file name`);
+  await checkOutDir(dirname(resolve(file)), flag);
 }
 
 /** Overwrites a file in place: the last resort when a full disk has no room for a second copy. */
@@ -50,6 +116,7 @@ export class RunDir {
   constructor(readonly dir: string) {}
 
   static async create(outDir: string, runId: string): Promise<RunDir> {
+    await checkOutDir(outDir);
     const run = new RunDir(join(outDir, runId));
     try {
       await mkdir(join(run.dir, "raw"), { recursive: true });

@@ -3,10 +3,10 @@
 // round's share of them, the judging words (tolerance, metric, confidence, compare.*), where the
 // search and its JSON go. Every refusal that needs no spec is said at once.
 import { existsSync, statSync } from "node:fs";
-import { checkOutFile } from "../../bench/preflight.ts";
 import { confidenceFlag } from "../../cli/args.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import { bisectRange, readChangePoints } from "../../history/check.ts";
+import { checkOutFile } from "../../result/store.ts";
 import { type LoadedSpec, loadSpec } from "../../specfile/load.ts";
 import { type CellRef, compareOverrides, parseTolerance } from "../../specfile/prepare.ts";
 import { type Door, Refusals } from "../door.ts";
@@ -60,7 +60,7 @@ export function onlyCells(value: string | undefined, spec: LoadedSpec): CellRef[
     const w = m ? spec.spec.workloads.find((x) => x.name === m[1]) : undefined;
     if (!m || !w)
       throw new InputError(
-        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}); got ${JSON.stringify(part)}`,
+        `tiperf bisect: --only must be WORKLOAD or WORKLOAD:THREADS, comma-separated, of ${spec.path}'s workloads (${spec.spec.workloads.map((x) => x.name).join(", ")}) (got ${JSON.stringify(part)})`,
       );
     return m[2]
       ? [{ workload: w.name, threads: Number(m[2]) }]
@@ -83,7 +83,9 @@ function roundShare(str: (k: string) => string | undefined, runners: number): Ro
     );
   const maxRounds = most === undefined ? undefined : Number(most);
   if (maxRounds !== undefined && (!Number.isInteger(maxRounds) || maxRounds < 1 || maxRounds > 64))
-    throw new InputError(`tiperf bisect: --max-rounds must be a whole number from 1 to 64 (got ${most})`);
+    throw new InputError(
+      `tiperf bisect: --max-rounds must be a whole number from 1 to 64 (got ${JSON.stringify(most)})`,
+    );
   if ((round === undefined) !== (runner === undefined))
     throw new InputError(
       "tiperf bisect: give --round R and --runner K together (one leg of a round), or neither (--parts alone concludes)",
@@ -96,10 +98,12 @@ function roundShare(str: (k: string) => string | undefined, runners: number): Ro
   const r = Number(round);
   const k = Number(runner);
   if (!Number.isInteger(r) || r < 1 || r > 64)
-    throw new InputError(`tiperf bisect: --round must be a whole number from 1 to 64 (got ${round})`);
+    throw new InputError(
+      `tiperf bisect: --round must be a whole number from 1 to 64 (got ${JSON.stringify(round)})`,
+    );
   if (!Number.isInteger(k) || k < 1 || k > runners)
     throw new InputError(
-      `tiperf bisect: --runner must be a whole number from 1 to --runners (${runners}) (got ${runner})`,
+      `tiperf bisect: --runner must be a whole number from 1 to --runners (${runners}) (got ${JSON.stringify(runner)})`,
     );
   return { parts, round: r, runner: k };
 }
@@ -109,18 +113,20 @@ function roundShare(str: (k: string) => string | undefined, runners: number): Ro
  * spec read, the range found; or the exit code when there is nothing to bisect (said on stdout).
  */
 export async function bisectRequest(d: Door): Promise<BisectRequest | { nothing: number }> {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const str = (k: string) => d.get(k);
   const spec = str("spec");
   if (spec === undefined) r.refuse(d.missing("spec"));
   // absent: the pipeline's default (as many as the step budget holds; none where the spec looks again)
   const remeasure = str("remeasure") === undefined ? undefined : Number(str("remeasure"));
   if (remeasure !== undefined && (!Number.isInteger(remeasure) || remeasure < 0 || remeasure > 3))
-    r.refuse(`tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${str("remeasure")})`);
+    r.refuse(
+      `tiperf bisect: --remeasure must be a whole number from 0 to 3 (got ${JSON.stringify(str("remeasure"))})`,
+    );
   const runners = Number(str("runners") ?? "1");
   if (!Number.isInteger(runners) || runners < 1 || runners > 16)
     r.refuse(
-      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${str("runners")})`,
+      `tiperf bisect: --runners must be a whole number of runners from 1 to 16 (got ${JSON.stringify(str("runners"))})`,
     );
   const rounds = r.check(() => roundShare(str, runners));
   const compare = r.check(() =>

@@ -12,6 +12,7 @@ import type { LoadedSpec } from "../../specfile/load.ts";
 import { withNoise } from "../../specfile/noise-edit.ts";
 import { composedSpec } from "../../specfile/prepare.ts";
 import { compareSpec } from "../compare/index.ts";
+import type { CalibrateRequest } from "./options.ts";
 
 type Obj = Record<string, unknown>;
 
@@ -32,6 +33,15 @@ export function calibrationSpec(file: string, raw: Obj): LoadedSpec {
     `${file} (A/A of its design, to calibrate)`,
     file,
   );
+}
+
+/** `tiperf calibrate` as its door asked for it (options.ts checked the request). */
+export function execCalibrate(
+  request: CalibrateRequest,
+  io: { log: (line: string) => void; signal: AbortSignal },
+): Promise<{ noise: Obj; written: string; resultPath: string }> {
+  const { spec, ...rest } = request;
+  return calibrate(spec, { ...rest, ...io });
 }
 
 /**

@@ -3,7 +3,6 @@
 // its own: `tiperf compare --confirms VERDICT --shard K/N` re-runs the first verdict's regressed
 // cells, and `tiperf merge --confirms VERDICT` judges those parts and answers the first verdict.
 import { readFile } from "node:fs/promises";
-import { join } from "node:path";
 import { type Verdict, VerdictSchema } from "../../compare/verdict.ts";
 import { InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
@@ -97,27 +96,27 @@ export async function readFirstVerdict(file: string, flag: string): Promise<Verd
   return v;
 }
 
-/** A comparison of a narrowed spec on fresh instances, its files under `outDir` (compareSpec). */
-export type Remeasure = (
-  narrowed: LoadedSpec,
-  outDir: string,
-) => Promise<{ verdict: Verdict; resultPath: string }>;
+/** What a confirmation's comparison answers: its verdict and where its result is. */
+export interface Remeasured {
+  verdict: Verdict;
+  resultPath: string;
+}
 
 /**
  * compare.confirm: a regression is re-measured before it alarms. The regressed cells run again on
  * fresh instances (a new comparison: new servers, its own round order); the verdict stays a
  * regression only if every re-run finds one of the same cells regressed, else it is inconclusive.
  * A false alarm then needs every run to err the same way: α^(1+N) if the runs are independent.
+ * Yields each narrowed spec to re-measure (the command runs it, under `<dir>/confirm`, and passes
+ * back what it found); returns the verdict answered.
  */
-export async function confirmRegression(
+export async function* confirmRegression(
   verdict: Verdict,
   loaded: LoadedSpec,
   compare: { confirm: number; budget?: number | undefined },
-  dir: string,
   spent: { elapsedS: number; cells: number },
-  again: Remeasure,
   log: (line: string) => void,
-): Promise<Verdict> {
+): AsyncGenerator<LoadedSpec, Verdict, Remeasured> {
   const confirm = compare.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
   const { cells, keys } = regressedCells(verdict);
@@ -143,8 +142,7 @@ export async function confirmRegression(
     i++
   ) {
     log(`confirming the regression (${i} of ${confirm}): ${[...keys].join(", ")} again on fresh instances`);
-    const narrowed = await confirmationSpec(loaded, verdict, true);
-    const rerun = await again(narrowed, join(dir, "confirm"));
+    const rerun = yield await confirmationSpec(loaded, verdict, true);
     runs.push({
       run_id: rerun.verdict.head.run_id,
       result: rerun.resultPath,

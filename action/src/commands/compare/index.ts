@@ -1,11 +1,13 @@
+import { join } from "node:path";
 import { Bench } from "../../bench/bench.ts";
 import { variantBuild, withSourceBuilds } from "../../bench/builds.ts";
 import { maxThreads, planCells } from "../../bench/cells.ts";
+import type { Wave } from "../../bench/cut.ts";
+import { partOf, type Shard } from "../../bench/cut.ts";
 import { DuetRunner } from "../../bench/duet.ts";
 import { cpuSets, usableCpus } from "../../bench/duet-cpus.ts";
 import { interleavedRunner, type RoundRunner } from "../../bench/rounds.ts";
 import type { CompareSchedule } from "../../bench/schedule.ts";
-import { partOf, type Shard } from "../../bench/shard.ts";
 import {
   benchStart,
   closeDeployment,
@@ -13,7 +15,6 @@ import {
   type RunOptions,
   startResult,
 } from "../../bench/start.ts";
-import type { Wave } from "../../bench/waves.ts";
 import { withPooledBackground } from "../../compare/background.ts";
 import { judgeFamily } from "../../compare/judge-results.ts";
 import { lookedJudgement, lookShares } from "../../compare/looks.ts";
@@ -112,16 +113,16 @@ export async function compareSpec(given: LoadedSpec, opts: CompareOptions): Prom
       exitCode: EXIT.ok,
     };
   }
-  verdict = await confirmRegression(
-    verdict,
-    c.loaded,
-    c.compare,
-    c.runDir.dir,
-    { elapsedS: (Date.now() - startedAt) / 1000, cells: c.perRound },
-    (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: undefined }),
-    opts.log,
-  );
-  verdict = acceptedVerdict(adoptionVerdict(verdict, c.result, c.loaded, given.adoption), opts.acceptedBy);
+  // each confirmation a comparison of its own, of the regressed cells only, in a new round order
+  const spent = { elapsedS: (Date.now() - startedAt) / 1000, cells: c.perRound };
+  const confirming = confirmRegression(verdict, c.loaded, c.compare, spent, opts.log);
+  const confirmDir = join(c.runDir.dir, "confirm");
+  let step = await confirming.next();
+  while (!step.done)
+    step = await confirming.next(
+      await compareSpec(step.value, { ...opts, outDir: confirmDir, seed: undefined }),
+    );
+  verdict = acceptedVerdict(adoptionVerdict(step.value, c.result, c.loaded, given.adoption), opts.acceptedBy);
   return {
     verdict,
     ...(await writeVerdictFiles(verdict, c.runDir.dir, opts.log, [c.result])),

@@ -2,13 +2,20 @@
 // for a confirmation, narrowed to the first run's regressed cells), the seed, this runner's shard,
 // a further look's wave, who accepted a regression, where results and the verdict go. Every
 // refused option is said at once, in the door's words.
-import { checkOutFile } from "../../bench/preflight.ts";
-import { parseShard, type Shard } from "../../bench/shard.ts";
-import { type Wave, waveFor } from "../../bench/waves.ts";
-import { parseLogin } from "../../publish/names.ts";
+
+import type { Shard, Wave } from "../../bench/cut.ts";
+import { waveFor } from "../../bench/waves.ts";
+import { checkOutFile } from "../../result/store.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { type Door, Refusals } from "../door.ts";
-import { fileOption, loadWords, type SpecWords, specWords } from "../spec-options.ts";
+import {
+  fileOption,
+  loadWords,
+  loginOption,
+  type SpecWords,
+  shardOption,
+  specWords,
+} from "../spec-options.ts";
 import { confirmationSpec, readFirstVerdict } from "./confirm.ts";
 
 /** A comparison as its door asked for it, checked: what `exec` runs. */
@@ -34,22 +41,18 @@ function compareWords(d: Door, r: Refusals) {
   const words = specWords(d, r);
   // the seed is compare.seed's override, checked with the other compare.* words (specWords)
   const seed = words?.compare?.seed;
-  const shardText = d.get("shard");
-  const shard = shardText === undefined ? undefined : r.check(() => parseShard(shardText, d.say("shard")));
-  const login = d.get("accepted-by");
-  const acceptedBy = login === undefined ? undefined : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const shard = shardOption(d, r);
+  const acceptedBy = loginOption(d, r);
   const lookOf = r.check(() => fileOption(d, "look-of"));
   const confirms = r.check(() => fileOption(d, "confirms"));
   if (d.get("look-of") && d.get("confirms"))
-    r.refuse(
-      `${d.prefix}${d.say("look-of")} and ${d.say("confirms")}: give one (a further look, or a confirmation)`,
-    );
+    r.refuse(`${d.say("look-of")} and ${d.say("confirms")}: give one (a further look, or a confirmation)`);
   return { words, seed, shard, acceptedBy, lookOf, confirms };
 }
 
 /** compare's options from a door: checked, the spec loaded; every refusal said at once. */
 export async function compareRequest(d: Door, o: { out: string }): Promise<CompareRequest> {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const w = compareWords(d, r);
   const json = d.get("json");
   if (json !== undefined) await r.checkAsync(() => checkOutFile(json, d.say("json")));

@@ -1,7 +1,7 @@
 // A comparison whose base and head resolve to one target: nothing the spec measures changed.
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
-import type { Shard } from "../../bench/shard.ts";
+import type { Shard } from "../../bench/cut.ts";
 import { VERDICT_FORMAT, type Verdict } from "../../compare/verdict.ts";
 import { EXIT } from "../../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../../report/verdict-files.ts";

@@ -34,7 +34,7 @@ export async function cmdHistory(args: string[]): Promise<number> {
     const commit = (values.commit as string | undefined) ?? setting("GITHUB_SHA");
     if (commit !== undefined && !/^[0-9a-f]{7,40}$/.test(commit))
       throw new InputError(
-        `tiperf history add: --commit must be a commit SHA (7–40 hex digits), got ${commit}`,
+        `tiperf history add: --commit must be a commit SHA (7–40 hex digits) (got ${JSON.stringify(commit)})`,
       );
     const entry = entryOf(result, file, {
       ...(values.variant ? { variant: values.variant as string } : {}),
@@ -53,17 +53,17 @@ export async function cmdHistory(args: string[]): Promise<number> {
   const pvalue = Number((values.pvalue as string | undefined) ?? "0.05");
   if (!(pvalue > 0 && pvalue < 1))
     throw new InputError(
-      `tiperf history check: --pvalue must be a number between 0 and 1 (got ${values.pvalue})`,
+      `tiperf history check: --pvalue must be a number between 0 and 1 (got ${JSON.stringify(values.pvalue)})`,
     );
   const permutations = Number((values.permutations as string | undefined) ?? "199");
   if (!Number.isInteger(permutations) || permutations < 19 || permutations > 10_000)
     throw new InputError(
-      `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${values.permutations})`,
+      `tiperf history check: --permutations must be a whole number from 19 to 10000 (got ${JSON.stringify(values.permutations)})`,
     );
   const minSegment = Number((values["min-segment"] as string | undefined) ?? String(MIN_SEGMENT));
   if (!Number.isInteger(minSegment) || minSegment < 1 || minSegment > 52)
     throw new InputError(
-      `tiperf history check: --min-segment must be a whole number of runs from 1 to 52 (got ${values["min-segment"]})`,
+      `tiperf history check: --min-segment must be a whole number of runs from 1 to 52 (got ${JSON.stringify(values["min-segment"])})`,
     );
   const report = await checkHistory(dir, {
     pvalue,

@@ -1,11 +1,12 @@
 // `tiperf merge`'s options from either door, checked once into one request: the parts, where the
 // merge goes, the stored result a run's shares are judged against, the verdict a comparison's
 // parts confirm, who accepted a regression, the looks the waves reach. Every refusal at once.
-import { checkOutFile } from "../../bench/preflight.ts";
+
 import type { Verdict } from "../../compare/verdict.ts";
-import { parseLogin } from "../../publish/names.ts";
+import { checkOutFile } from "../../result/store.ts";
 import { readFirstVerdict } from "../compare/confirm.ts";
 import { type Door, Refusals } from "../door.ts";
+import { loginOption } from "../spec-options.ts";
 
 export interface MergeRequest {
   /** Each shard's result.json (or run directory). */
@@ -25,15 +26,14 @@ export interface MergeRequest {
 
 /** merge's options from a door, the parts found by the door: checked, every refusal at once. */
 export async function mergeRequest(d: Door, parts: string[], o: { out: string }): Promise<MergeRequest> {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const looksText = d.get("max-looks");
   const maxLooks = looksText === undefined ? undefined : Number(looksText);
   if (maxLooks !== undefined && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
     r.refuse(
-      `${d.prefix}${d.say("max-looks")} must be a whole number of looks from 1 to 6 (got ${looksText})`,
+      `${d.say("max-looks")} must be a whole number of looks from 1 to 6 (got ${JSON.stringify(looksText)})`,
     );
-  const login = d.get("accepted-by");
-  const acceptedBy = login === undefined ? undefined : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const acceptedBy = loginOption(d, r);
   const json = d.get("json");
   if (json !== undefined) await r.checkAsync(() => checkOutFile(json, d.say("json")));
   const confirmsFile = d.get("confirms");

@@ -3,12 +3,12 @@
 // share (--shard, --seed, --look-of) or every runner's (--shards). Every refused option is said
 // at once; a flag that sizes a comparison for a spec that plans none is refused by name.
 import { withSourceBuilds } from "../../bench/builds.ts";
-import { parseShard, type Shard } from "../../bench/shard.ts";
-import { readWave, type Wave } from "../../bench/waves.ts";
+import type { Shard, Wave } from "../../bench/cut.ts";
+import { readWave } from "../../bench/waves.ts";
 import { InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { type Door, Refusals } from "../door.ts";
-import { loadWords, type SpecWords, specWords } from "../spec-options.ts";
+import { loadWords, type SpecWords, shardOption, specWords } from "../spec-options.ts";
 
 export interface PlanRequest {
   spec: LoadedSpec;
@@ -29,25 +29,23 @@ const SIZING = ["shards", "shard", "seed", "look-of", "rounds", "blocks", "confi
 
 /** plan's options from a door: checked, the spec loaded (its builds named), every refusal at once. */
 export async function planRequest(d: Door, log: (line: string) => void): Promise<PlanRequest> {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const words = specWords(d, r);
   const runId = d.get("run-id");
   if (runId !== undefined && !/^[A-Za-z0-9._-]{1,200}$/.test(runId))
     r.refuse(
-      `${d.prefix}${d.say("run-id")} must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -), got ${JSON.stringify(runId)}`,
+      `${d.say("run-id")} must be a run id like 20261125T080000Z-pr-1a2b (letters, digits, . _ -) (got ${JSON.stringify(runId)})`,
     );
   const shardsText = d.get("shards");
   const shards = shardsText === undefined ? undefined : Number(shardsText);
   if (shards !== undefined && !(Number.isInteger(shards) && shards >= 1 && shards <= 64))
     r.refuse(
-      `${d.prefix}${d.say("shards")} must be a whole number of runners from 1 to 64 (got ${shardsText})`,
+      `${d.say("shards")} must be a whole number of runners from 1 to 64 (got ${JSON.stringify(shardsText)})`,
     );
   const shardText = d.get("shard");
-  const shard = shardText === undefined ? undefined : r.check(() => parseShard(shardText, d.say("shard")));
+  const shard = shardOption(d, r);
   if (shardText !== undefined && shardsText !== undefined)
-    r.refuse(
-      `${d.prefix}${d.say("shard")} K/N plans one runner's share, ${d.say("shards")} N every runner's: give one`,
-    );
+    r.refuse(`${d.say("shard")} K/N plans one runner's share, ${d.say("shards")} N every runner's: give one`);
   const lookOf = d.get("look-of");
   const look =
     lookOf === undefined ? undefined : await r.checkAsync(() => readWave(lookOf, d.say("look-of")));
@@ -58,7 +56,7 @@ export async function planRequest(d: Door, log: (line: string) => void): Promise
   const sizing = SIZING.filter((k) => d.get(k) !== undefined);
   if (!spec.variants && sizing.length)
     throw new InputError(
-      `${d.prefix}${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
+      `${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
     );
   const seed = w.compare?.seed;
   return {

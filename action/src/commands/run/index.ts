@@ -2,9 +2,9 @@ import { dirname } from "node:path";
 import { Bench } from "../../bench/bench.ts";
 import { variantBuild, withSourceBuilds } from "../../bench/builds.ts";
 import { cellLabel, cellSeconds, maxThreads, planCells } from "../../bench/cells.ts";
+import type { Shard } from "../../bench/cut.ts";
 import { Progress } from "../../bench/progress.ts";
 import { runCellStallAware } from "../../bench/rounds.ts";
-import type { Shard } from "../../bench/shard.ts";
 import {
   benchStart,
   closeDeployment,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-LV3FASLY.js";
+} from "./chunk-KIBEMJ5D.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";

@@ -24,6 +24,7 @@ import {
   allowedCpus,
   applyResources,
   checkCpus,
+  checkOutFile,
   clockTicks,
   costMetric,
   costOf,
@@ -65,7 +66,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-LV3FASLY.js";
+} from "./chunk-KIBEMJ5D.js";
 import {
   record,
   sshArgs
@@ -83,7 +84,6 @@ import {
   TiperfError,
   WriteError,
   anyTool,
-  errnoText,
   findTool,
   inherited,
   parents,
@@ -551,8 +551,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve4, reject) {
-            return setTimeout(resolve4, t);
+          return new this.Promise(function(resolve3, reject) {
+            return setTimeout(resolve3, t);
           });
         }
         computePenalty() {
@@ -763,15 +763,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error3, reject, resolve4, returned, task;
+          var args, cb, error3, reject, resolve3, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve4(returned);
+                  return resolve3(returned);
                 };
               } catch (error1) {
                 error3 = error1;
@@ -786,13 +786,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve4;
-          resolve4 = reject = null;
+          var promise, reject, resolve3;
+          resolve3 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve4 = _resolve;
+            resolve3 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve4, reject });
+          this._queue.push({ task, args, resolve: resolve3, reject });
           this._tryToRun();
           return promise;
         }
@@ -1193,14 +1193,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve4, reject) => {
+              return new this.Promise((resolve3, reject) => {
                 if (finished()) {
-                  return resolve4();
+                  return resolve3();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve4();
+                      return resolve3();
                     }
                   });
                 }
@@ -1293,9 +1293,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve4, reject) {
+              return new this.Promise(function(resolve3, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve4)(args3);
+                  return (args3[0] != null ? reject : resolve3)(args3);
                 });
               });
             };
@@ -10058,7 +10058,7 @@ function parsePr(value4, flag2 = "--pr") {
 function parseLogin(value4, flag2 = "--accepted-by") {
   if (!/^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}(?:\[bot\])?$/.test(value4))
     throw new InputError(
-      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression; got ${JSON.stringify(value4)}`
+      `${flag2} must be a GitHub login (letters, digits and single hyphens, up to 39), the one who accepted the regression (got ${JSON.stringify(value4)})`
     );
   return value4;
 }
@@ -10090,6 +10090,10 @@ function inputDoor(mode, get6) {
   };
 }
 var Refusals = class {
+  constructor(prefix = "") {
+    this.prefix = prefix;
+  }
+  prefix;
   lines = [];
   /** The checked value, or undefined with the refusal kept when the check refuses it. */
   check(f) {
@@ -10097,7 +10101,7 @@ var Refusals = class {
       return f();
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      this.lines.push(e.message);
+      this.lines.push(...e.message.split("\n"));
       return void 0;
     }
   }
@@ -10107,16 +10111,18 @@ var Refusals = class {
       return await f();
     } catch (e) {
       if (!(e instanceof InputError)) throw e;
-      this.lines.push(e.message);
+      this.lines.push(...e.message.split("\n"));
       return void 0;
     }
   }
   refuse(line5) {
     this.lines.push(line5);
   }
-  /** Throws every refusal kept, one per line; nothing when there is none. */
+  /** Throws every refusal kept, one per line, each with the door's prefix; nothing when there is none. */
   done() {
-    if (this.lines.length) throw new InputError(this.lines.join("\n"));
+    const p = this.prefix;
+    if (this.lines.length)
+      throw new InputError(this.lines.map((l) => l.startsWith(p) ? l : `${p}${l}`).join("\n"));
   }
 };
 
@@ -10458,7 +10464,7 @@ function resolveVariants(file, raw, spec) {
   const rawCompare = raw.compare ?? {};
   const names = Object.keys(variants);
   const multi = compare3.control !== void 0 || names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare);
-  const resolve4 = (role, name = compare3[role]) => {
+  const resolve3 = (role, name = compare3[role]) => {
     const overlay = variants[name];
     if (!overlay) {
       throw new InputError(
@@ -10485,11 +10491,11 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`
       );
     if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
-    const control = resolve4("control", compare3.control ?? names[0]);
-    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve4("control", n))];
+    const control = resolve3("control", compare3.control ?? names[0]);
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve3("control", n))];
   } else {
-    const base2 = resolve4("base");
-    const head2 = resolve4("head");
+    const base2 = resolve3("base");
+    const head2 = resolve3("head");
     if (base2.name === head2.name)
       throw new InputError(`${file}: compare.base and compare.head name the same variant "${base2.name}"`);
     all = [base2, head2];
@@ -10701,7 +10707,7 @@ pass --force to compare anyway`
 }
 
 // action/src/bench/plan.ts
-import { mkdir as mkdir3 } from "node:fs/promises";
+import { mkdir as mkdir2 } from "node:fs/promises";
 import { join as join2 } from "node:path";
 
 // action/src/bench/cells.ts
@@ -10718,6 +10724,323 @@ function planCells(spec, variant = "base", round3 = 1) {
 var maxThreads = (spec) => Math.max(...spec.workloads.flatMap((w2) => w2.threads));
 var cellSeconds = (c4) => c4.workload.duration + c4.workload.warmup;
 var cellGraceS = (c4) => Math.max(15, Math.ceil(0.25 * cellSeconds(c4)));
+
+// action/src/bench/schedule.ts
+function interleavedOrder(rounds, cells, seed) {
+  const random2 = rng(seed);
+  const perCell = [];
+  for (let c4 = 0; c4 < cells; c4++) {
+    const seq = [];
+    while (seq.length < rounds) {
+      const pair = random2() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
+      seq.push(...pair);
+    }
+    perCell.push(seq.slice(0, rounds));
+  }
+  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
+}
+function lookRounds(rounds, maxRounds) {
+  const looks = [];
+  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
+  looks.push(maxRounds);
+  return looks;
+}
+function williamsRows(n) {
+  const first = [];
+  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
+  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
+  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
+}
+function balancedOrders(variants, cells, seed) {
+  const random2 = rng(seed);
+  const rows = williamsRows(variants);
+  return Array.from({ length: cells }, () => {
+    const perm = Array.from({ length: variants }, (_, i) => i);
+    for (let i = perm.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [perm[i], perm[j]] = [perm[j], perm[i]];
+    }
+    return rows.map((row) => row.map((x4) => perm[x4]));
+  });
+}
+function furtherBlocks(s2, names, cells, look) {
+  const f = s2.further;
+  if (!f || look < 2 || look > f.looks + 1) return [];
+  const designBlocks = s2.blocks.at(-1)?.block ?? 0;
+  const designRounds = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
+  const seed = (s2.seed ^ Math.imul(look, 668265261)) >>> 0;
+  const per = f.blocks * f.roundsPerBlock;
+  const turnOf = drawnTurns(names, cells, per, seed);
+  const restartOrder = restarted(names, seed);
+  const firstRound = designRounds + (look - 2) * per + 1;
+  return Array.from({ length: f.blocks }, (_, b10) => {
+    const restarts = restartOrder();
+    const rounds = [
+      ...Array.from({ length: f.warmupRounds }, () => ({
+        round: 0,
+        turns: Array.from({ length: cells }, () => names)
+      })),
+      ...Array.from({ length: f.roundsPerBlock }, (_2, r) => {
+        const i = b10 * f.roundsPerBlock + r;
+        return { round: firstRound + i, turns: Array.from({ length: cells }, (_3, c4) => turnOf(i, c4)) };
+      })
+    ];
+    return {
+      block: designBlocks + (look - 2) * f.blocks + b10 + 1,
+      restarts,
+      ...f.reload ? { reload: true } : {},
+      rounds
+    };
+  });
+}
+function waveSchedule(s2, names, cells, look, open) {
+  const { further: _further, ...rest } = s2;
+  return { ...rest, blocks: furtherBlocks(s2, names, cells, look), wave: { look, cells: open } };
+}
+function lastRoundOf(s2, look) {
+  const design = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
+  const f = s2.further;
+  return look <= 1 || !f ? design : design + (look - 1) * f.blocks * f.roundsPerBlock;
+}
+function seedOf(text3) {
+  let h2 = 2166136261;
+  for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
+  return h2 % 2 ** 31;
+}
+function restarted(names, seed) {
+  const random2 = rng(seed ^ 1540483477);
+  return () => {
+    const order = [...names];
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random2() * (i + 1));
+      [order[i], order[j]] = [order[j], order[i]];
+    }
+    return order;
+  };
+}
+function drawnTurns(names, cells, rounds, seed) {
+  const pairOrder = interleavedOrder(rounds, cells, seed);
+  const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
+  return (i, cell2) => {
+    if (names.length === 2)
+      return (pairOrder[i]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
+    const rows = balanced[cell2];
+    return rows[i % rows.length].map((x4) => names[x4]);
+  };
+}
+function compareSchedule(o) {
+  const { names, seed } = o;
+  const drawn = drawnTurns(names, o.cells, o.maxRounds, seed);
+  const turnOf = (round3, cell2) => round3 === 0 ? names : drawn(round3 - 1, cell2);
+  const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
+  const lastBlock = Math.ceil(o.maxRounds / perBlock);
+  const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
+  const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
+    (row) => row.map((i) => names[i])
+  ) : [];
+  const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
+  const restartOrder = restarted(names, seed);
+  const blocks = [];
+  for (let block2 = 1; block2 <= lastBlock; block2++) {
+    const restarts = block2 > 1 && !o.grouped ? restartOrder() : [];
+    const round3 = (r) => ({
+      round: r,
+      turns: Array.from({ length: o.cells }, (_, c4) => turnOf(r, c4))
+    });
+    const rounds = [
+      ...Array.from({ length: o.warmupRounds }, () => round3(0)),
+      ...Array.from(
+        { length: Math.min(block2 * perBlock, o.maxRounds) - (block2 - 1) * perBlock },
+        (_, i) => round3((block2 - 1) * perBlock + 1 + i)
+      )
+    ];
+    blocks.push({
+      block: block2,
+      restarts,
+      ...o.reloadData && restarts.length ? { reload: true } : {},
+      ...o.grouped ? { groups: groupOrder(block2) } : {},
+      rounds
+    });
+  }
+  const further = furtherOf(o, perBlock);
+  return {
+    seed,
+    order: o.order,
+    looks: lookRounds(o.rounds, o.maxRounds),
+    blocks,
+    ...further ? { further } : {}
+  };
+}
+function furtherOf(o, roundsPerBlock) {
+  if ((o.looks ?? 1) <= 1 || o.blocks <= 1 || o.grouped) return void 0;
+  const looks = o.looks - 1;
+  return {
+    looks,
+    blocks: o.blocks,
+    roundsPerBlock,
+    warmupRounds: o.warmupRounds,
+    reload: o.reloadData === true
+  };
+}
+function scheduleLines(s2) {
+  const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
+  const out = [
+    s2.shard ? `schedule (seed ${s2.seed}), shard ${s2.shard.index} of ${s2.shard.of}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")} of the comparison; judged when \`tiperf merge\` has every shard's result` : `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
+  ];
+  for (const b10 of s2.blocks) {
+    const measured = b10.rounds.filter((r) => r.round > 0);
+    const warm2 = b10.rounds.length - measured.length;
+    const first = measured[0]?.round;
+    const last = measured.at(-1)?.round;
+    const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
+    out.push(
+      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")}${b10.reload ? ", each with its data loaded again" : ""})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
+    );
+  }
+  const f = s2.further;
+  if (f)
+    out.push(
+      `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`
+    );
+  return out;
+}
+function scheduleOf(loaded, grouped, seed) {
+  const variants = loaded.variants;
+  if (!variants) return void 0;
+  const compare3 = variants.compare;
+  return compareSchedule({
+    names: variants.all.map((v) => v.name),
+    cells: planCells(variants.base.spec).length,
+    rounds: compare3.rounds,
+    maxRounds: compare3.max_rounds ?? compare3.rounds,
+    blocks: compare3.blocks,
+    warmupRounds: compare3.warmup_rounds,
+    seed,
+    order: compare3.order === "duet" ? "duet" : "interleaved",
+    grouped,
+    reloadData: compare3.reload_data,
+    looks: compare3.looks
+  });
+}
+
+// action/src/bench/cut.ts
+var cellText = (c4) => `${c4.workload} threads=${c4.threads}`;
+function parseShard(text3, flag2 = "--shard") {
+  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
+  const index6 = Number(m3?.[1]);
+  const of = Number(m3?.[2]);
+  if (!m3 || of < 1 || index6 < 1 || index6 > of)
+    throw new InputError(
+      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4) (got ${JSON.stringify(text3)})`
+    );
+  return { index: index6, of };
+}
+function shardRefusals(compare3, shard, seedGiven, said = `--shard ${shard.index}/${shard.of}`) {
+  const out = [];
+  if (!seedGiven && compare3.seed === void 0)
+    out.push(
+      `${said} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+    );
+  if (compare3.blocks < shard.of)
+    out.push(
+      `${said}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
+    );
+  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
+    out.push(
+      `${said}: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
+    );
+  return out;
+}
+function shardSchedule(schedule, shard) {
+  const blocks = schedule.blocks.filter((_, i) => i % shard.of === shard.index - 1).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
+  const { further: _further, ...whole } = schedule;
+  return { ...whole, blocks, shard };
+}
+function partOf(shard, schedule, given) {
+  return {
+    ...shard,
+    seed: schedule.seed,
+    order: schedule.order,
+    blocks: schedule.blocks.map((b10) => b10.block),
+    ...schedule.wave ? { look: schedule.wave.look } : {},
+    spec_sha256: given.hash,
+    spec: given.raw
+  };
+}
+function cutOf(loaded, design, cut, seconds2) {
+  const o = cut.command === "run" ? { ...cut, shard: void 0 } : cut;
+  const wave = o.look && design ? waveOf(loaded, design, o.look, o.shard) : void 0;
+  const whole = wave?.schedule ?? design;
+  const cells = Math.max(1, design?.blocks[0]?.rounds[0]?.turns.length ?? 1);
+  const share = wave?.schedule ? wave.schedule.wave.cells.length / cells : 1;
+  const runners = o.shards && whole ? runnersOf(loaded, whole, o.shards, seconds2) : void 0;
+  return { wave, whole, runners, ...shareOf(loaded, whole, o, seconds2 * share) };
+}
+function waveOf(loaded, whole, wave, shard) {
+  const variants = loaded.variants;
+  const refusals = [];
+  if (!variants)
+    return { refusals: ["--look-of: a further look is a share of a comparison; this spec has no variants"] };
+  const f = whole.further;
+  if (!f || wave.look > f.looks + 1)
+    refusals.push(
+      `--look-of: look ${wave.look} is not one ${loaded.path} may take (compare.looks ${variants.compare.looks}${f ? "" : ", further looks need compare.blocks of 3 or more"})`
+    );
+  if (!shard)
+    refusals.push(
+      "--look-of: a further look as a wave runs on the comparison's runners: give --shard K/N (one runner takes its looks itself, in one tiperf compare)"
+    );
+  const planned = planCells(variants.base.spec);
+  const indices = wave.cells.map(
+    (c4) => planned.findIndex((p) => p.workload.name === c4.workload && p.threads === c4.threads)
+  );
+  const absent = wave.cells.filter((_, i) => indices[i] < 0);
+  if (absent.length)
+    refusals.push(
+      `--look-of: ${absent.map(cellText).join(", ")} are not cells of ${loaded.path}: give the spec the verdict judged`
+    );
+  const names = variants.all.map((v) => v.name);
+  const schedule = waveSchedule(
+    whole,
+    names,
+    planned.length,
+    wave.look,
+    indices.filter((i) => i >= 0)
+  );
+  const line5 = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b10) => b10.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
+  return { schedule, line: line5, refusals };
+}
+function runnersOf(loaded, whole, n, seconds2) {
+  if (!loaded.variants)
+    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
+  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
+  const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
+  const longest = Math.max(...shares.map(minutes2));
+  return {
+    refusals,
+    lines: [
+      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes2(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
+    ]
+  };
+}
+function shareOf(loaded, whole, o, seconds2) {
+  const shard = o.shard;
+  if (!shard) return { schedule: whole, shardLine: void 0, shardRefused: [] };
+  if (!whole || !loaded.variants)
+    return {
+      schedule: whole,
+      shardLine: void 0,
+      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
+    };
+  const schedule = shardSchedule(whole, shard);
+  const minutes2 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
+  return {
+    schedule,
+    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes2} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
+    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
+  };
+}
 
 // action/src/compare/looks.ts
 var DESIGN_SHARE = 0.5;
@@ -11628,10 +11951,7 @@ function variantStepsJson(phases) {
 }
 
 // action/src/bench/preflight.ts
-import { accessSync, constants, existsSync as existsSync3, realpathSync, statfsSync, statSync } from "node:fs";
-import { mkdir as mkdir2 } from "node:fs/promises";
 import { cpus as cpus5 } from "node:os";
-import { dirname as dirname3, resolve } from "node:path";
 function driverNeeds(spec) {
   const byDriver = /* @__PURE__ */ new Map();
   for (const w2 of spec.workloads) byDriver.set(w2.driver, [...byDriver.get(w2.driver) ?? [], w2]);
@@ -11672,61 +11992,6 @@ function checkTools(specs, o = {}) {
 ${list}
 (${hint.join("; ")})`);
 }
-var PSEUDO_FS = {
-  40864: "proc",
-  1650812274: "sysfs",
-  7377: "devpts",
-  2613483: "cgroup",
-  1667723888: "cgroup2",
-  1684170528: "debugfs",
-  1953653091: "tracefs",
-  1935894131: "securityfs",
-  1650812272: "configfs",
-  3405662737: "bpf"
-};
-function nearestExisting(path3) {
-  let p = resolve(path3);
-  while (!existsSync3(p) && dirname3(p) !== p) p = dirname3(p);
-  return p;
-}
-async function checkOutDir(dir, flag2 = "--out") {
-  const existing = nearestExisting(dir);
-  let real = existing;
-  try {
-    real = realpathSync(existing);
-  } catch {
-  }
-  let fsName;
-  try {
-    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
-  } catch {
-  }
-  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
-    throw new InputError(
-      `${flag2} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
-    );
-  }
-  if (existsSync3(dir) && !statSync(dir).isDirectory())
-    throw new InputError(`${flag2} ${dir}: exists and is not a directory`);
-  try {
-    const missing = [];
-    for (let p = resolve(dir); p !== existing; p = dirname3(p)) missing.unshift(p);
-    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
-    accessSync(existing, constants.W_OK | constants.X_OK);
-    for (const p of missing)
-      await mkdir2(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
-    accessSync(dir, constants.W_OK | constants.X_OK);
-  } catch (e) {
-    const code = e.code;
-    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
-    throw new InputError(`${flag2} ${dir}: cannot write there: ${errnoText(e)}`);
-  }
-}
-async function checkOutFile(file, flag2) {
-  if (existsSync3(file) && statSync(file).isDirectory())
-    throw new InputError(`${flag2} ${file}: is a directory; give a file name`);
-  await checkOutDir(dirname3(resolve(file)), flag2);
-}
 function specWarnings(loaded, command, cores2 = cpus5().length, remoteLoad = false, remoteServers = false) {
   const out = [];
   const { spec, variants } = loaded;
@@ -11757,481 +12022,6 @@ function specWarnings(loaded, command, cores2 = cpus5().length, remoteLoad = fal
   }
   return out;
 }
-
-// action/src/bench/schedule.ts
-function interleavedOrder(rounds, cells, seed) {
-  const random2 = rng(seed);
-  const perCell = [];
-  for (let c4 = 0; c4 < cells; c4++) {
-    const seq = [];
-    while (seq.length < rounds) {
-      const pair = random2() < 0.5 ? ["base-first", "head-first"] : ["head-first", "base-first"];
-      seq.push(...pair);
-    }
-    perCell.push(seq.slice(0, rounds));
-  }
-  return Array.from({ length: rounds }, (_, r) => perCell.map((seq) => seq[r]));
-}
-function lookRounds(rounds, maxRounds) {
-  const looks = [];
-  for (let r = rounds; r < maxRounds; r *= 2) looks.push(r);
-  looks.push(maxRounds);
-  return looks;
-}
-function williamsRows(n) {
-  const first = [];
-  for (let k2 = 0, lo = 0, hi = n - 1; k2 < n; k2++) first.push(k2 % 2 === 0 ? lo++ : hi--);
-  const square2 = Array.from({ length: n }, (_, i) => first.map((x4) => (x4 + i) % n));
-  return n % 2 === 0 ? square2 : [...square2, ...square2.map((row) => [...row].reverse())];
-}
-function balancedOrders(variants, cells, seed) {
-  const random2 = rng(seed);
-  const rows = williamsRows(variants);
-  return Array.from({ length: cells }, () => {
-    const perm = Array.from({ length: variants }, (_, i) => i);
-    for (let i = perm.length - 1; i > 0; i--) {
-      const j = Math.floor(random2() * (i + 1));
-      [perm[i], perm[j]] = [perm[j], perm[i]];
-    }
-    return rows.map((row) => row.map((x4) => perm[x4]));
-  });
-}
-function furtherBlocks(s2, names, cells, look) {
-  const f = s2.further;
-  if (!f || look < 2 || look > f.looks + 1) return [];
-  const designBlocks = s2.blocks.at(-1)?.block ?? 0;
-  const designRounds = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
-  const seed = (s2.seed ^ Math.imul(look, 668265261)) >>> 0;
-  const per = f.blocks * f.roundsPerBlock;
-  const turnOf = drawnTurns(names, cells, per, seed);
-  const restartOrder = restarted(names, seed);
-  const firstRound = designRounds + (look - 2) * per + 1;
-  return Array.from({ length: f.blocks }, (_, b10) => {
-    const restarts = restartOrder();
-    const rounds = [
-      ...Array.from({ length: f.warmupRounds }, () => ({
-        round: 0,
-        turns: Array.from({ length: cells }, () => names)
-      })),
-      ...Array.from({ length: f.roundsPerBlock }, (_2, r) => {
-        const i = b10 * f.roundsPerBlock + r;
-        return { round: firstRound + i, turns: Array.from({ length: cells }, (_3, c4) => turnOf(i, c4)) };
-      })
-    ];
-    return {
-      block: designBlocks + (look - 2) * f.blocks + b10 + 1,
-      restarts,
-      ...f.reload ? { reload: true } : {},
-      rounds
-    };
-  });
-}
-function waveSchedule(s2, names, cells, look, open) {
-  const { further: _further, ...rest } = s2;
-  return { ...rest, blocks: furtherBlocks(s2, names, cells, look), wave: { look, cells: open } };
-}
-function lastRoundOf(s2, look) {
-  const design = Math.max(0, ...s2.blocks.flatMap((b10) => b10.rounds.map((r) => r.round)));
-  const f = s2.further;
-  return look <= 1 || !f ? design : design + (look - 1) * f.blocks * f.roundsPerBlock;
-}
-function seedOf(text3) {
-  let h2 = 2166136261;
-  for (let i = 0; i < text3.length; i++) h2 = Math.imul(h2 ^ text3.charCodeAt(i), 16777619) >>> 0;
-  return h2 % 2 ** 31;
-}
-function restarted(names, seed) {
-  const random2 = rng(seed ^ 1540483477);
-  return () => {
-    const order = [...names];
-    for (let i = order.length - 1; i > 0; i--) {
-      const j = Math.floor(random2() * (i + 1));
-      [order[i], order[j]] = [order[j], order[i]];
-    }
-    return order;
-  };
-}
-function drawnTurns(names, cells, rounds, seed) {
-  const pairOrder = interleavedOrder(rounds, cells, seed);
-  const balanced = names.length > 2 ? balancedOrders(names.length, cells, seed) : [];
-  return (i, cell2) => {
-    if (names.length === 2)
-      return (pairOrder[i]?.[cell2] ?? "base-first") === "base-first" ? names : [...names].reverse();
-    const rows = balanced[cell2];
-    return rows[i % rows.length].map((x4) => names[x4]);
-  };
-}
-function compareSchedule(o) {
-  const { names, seed } = o;
-  const drawn = drawnTurns(names, o.cells, o.maxRounds, seed);
-  const turnOf = (round3, cell2) => round3 === 0 ? names : drawn(round3 - 1, cell2);
-  const perBlock = o.blocks > 1 ? o.rounds / o.blocks : o.maxRounds;
-  const lastBlock = Math.ceil(o.maxRounds / perBlock);
-  const groupPairs = names.length === 2 ? interleavedOrder(lastBlock, 1, seed ^ 2654435769) : [];
-  const groupRows = names.length > 2 ? balancedOrders(names.length, 1, seed ^ 2654435769)[0].map(
-    (row) => row.map((i) => names[i])
-  ) : [];
-  const groupOrder = (block2) => names.length === 2 ? (groupPairs[block2 - 1]?.[0] ?? "base-first") === "base-first" ? names : [...names].reverse() : groupRows[(block2 - 1) % groupRows.length];
-  const restartOrder = restarted(names, seed);
-  const blocks = [];
-  for (let block2 = 1; block2 <= lastBlock; block2++) {
-    const restarts = block2 > 1 && !o.grouped ? restartOrder() : [];
-    const round3 = (r) => ({
-      round: r,
-      turns: Array.from({ length: o.cells }, (_, c4) => turnOf(r, c4))
-    });
-    const rounds = [
-      ...Array.from({ length: o.warmupRounds }, () => round3(0)),
-      ...Array.from(
-        { length: Math.min(block2 * perBlock, o.maxRounds) - (block2 - 1) * perBlock },
-        (_, i) => round3((block2 - 1) * perBlock + 1 + i)
-      )
-    ];
-    blocks.push({
-      block: block2,
-      restarts,
-      ...o.reloadData && restarts.length ? { reload: true } : {},
-      ...o.grouped ? { groups: groupOrder(block2) } : {},
-      rounds
-    });
-  }
-  const further = furtherOf(o, perBlock);
-  return {
-    seed,
-    order: o.order,
-    looks: lookRounds(o.rounds, o.maxRounds),
-    blocks,
-    ...further ? { further } : {}
-  };
-}
-function furtherOf(o, roundsPerBlock) {
-  if ((o.looks ?? 1) <= 1 || o.blocks <= 1 || o.grouped) return void 0;
-  const looks = o.looks - 1;
-  return {
-    looks,
-    blocks: o.blocks,
-    roundsPerBlock,
-    warmupRounds: o.warmupRounds,
-    reload: o.reloadData === true
-  };
-}
-function scheduleLines(s2) {
-  const turnText = (t) => s2.order === "duet" ? "at once" : t.join("\u2192");
-  const out = [
-    s2.shard ? `schedule (seed ${s2.seed}), shard ${s2.shard.index} of ${s2.shard.of}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")} of the comparison; judged when \`tiperf merge\` has every shard's result` : `schedule (seed ${s2.seed}): ${s2.blocks.length} block(s); verdicts looked at after round(s) ${s2.looks.join(", ")}`
-  ];
-  for (const b10 of s2.blocks) {
-    const measured = b10.rounds.filter((r) => r.round > 0);
-    const warm2 = b10.rounds.length - measured.length;
-    const first = measured[0]?.round;
-    const last = measured.at(-1)?.round;
-    const turns = measured.map((r) => `${r.round}: ${r.turns.map(turnText).join(" ")}`).join("; ");
-    out.push(
-      `  block ${b10.block}${b10.restarts.length ? ` (restart ${b10.restarts.join(", ")}${b10.reload ? ", each with its data loaded again" : ""})` : ""}${b10.groups ? ` (groups ${b10.groups.join(", ")})` : ""}: ${warm2 ? `${warm2} warmup round(s), ` : ""}rounds ${first}\u2013${last}${s2.order === "duet" ? "" : ` \u2014 ${turns}`}`
-    );
-  }
-  const f = s2.further;
-  if (f)
-    out.push(
-      `  then, while a judgement is undecided and compare.budget lasts, up to ${f.looks} further look(s) (compare.looks ${f.looks + 1}): each ${f.blocks} more blocks of fresh server pairs (every variant restarted${f.reload ? ", its data loaded again" : ""}), ${f.warmupRounds ? `${f.warmupRounds} warmup round(s) and ` : ""}${f.roundsPerBlock} round(s) each, of the undecided cells only; their order drawn from the seed and the look`
-    );
-  return out;
-}
-function scheduleOf(loaded, grouped, seed) {
-  const variants = loaded.variants;
-  if (!variants) return void 0;
-  const compare3 = variants.compare;
-  return compareSchedule({
-    names: variants.all.map((v) => v.name),
-    cells: planCells(variants.base.spec).length,
-    rounds: compare3.rounds,
-    maxRounds: compare3.max_rounds ?? compare3.rounds,
-    blocks: compare3.blocks,
-    warmupRounds: compare3.warmup_rounds,
-    seed,
-    order: compare3.order === "duet" ? "duet" : "interleaved",
-    grouped,
-    reloadData: compare3.reload_data,
-    looks: compare3.looks
-  });
-}
-
-// action/src/bench/shard.ts
-function parseShard(text3, flag2 = "--shard") {
-  const m3 = /^(\d+)\/(\d+)$/.exec(text3.trim());
-  const index6 = Number(m3?.[1]);
-  const of = Number(m3?.[2]);
-  if (!m3 || of < 1 || index6 < 1 || index6 > of)
-    throw new InputError(
-      `${flag2} must be K/N, this runner's share K of N runners, 1 \u2264 K \u2264 N (like 2/4); got ${JSON.stringify(text3)}`
-    );
-  return { index: index6, of };
-}
-function shardRefusals(compare3, shard, seedGiven, said = `--shard ${shard.index}/${shard.of}`) {
-  const out = [];
-  if (!seedGiven && compare3.seed === void 0)
-    out.push(
-      `${said} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
-    );
-  if (compare3.blocks < shard.of)
-    out.push(
-      `${said}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
-    );
-  if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
-    out.push(
-      `${said}: compare.max_rounds (${compare3.max_rounds}) stops a comparison early by looking at all its rounds so far; shards cannot: leave compare.max_rounds out`
-    );
-  return out;
-}
-function shardSchedule(schedule, shard) {
-  const blocks = schedule.blocks.filter((_, i) => i % shard.of === shard.index - 1).map((b10, i) => i === 0 ? { ...b10, restarts: [], reload: void 0 } : b10).map(({ reload, ...b10 }) => reload ? { ...b10, reload } : b10);
-  const { further: _further, ...whole } = schedule;
-  return { ...whole, blocks, shard };
-}
-function partOf(shard, schedule, given) {
-  return {
-    ...shard,
-    seed: schedule.seed,
-    order: schedule.order,
-    blocks: schedule.blocks.map((b10) => b10.block),
-    ...schedule.wave ? { look: schedule.wave.look } : {},
-    spec_sha256: given.hash,
-    spec: given.raw
-  };
-}
-
-// action/src/bench/waves.ts
-import { readFile as readFile2 } from "node:fs/promises";
-
-// action/src/bench/looks-run.ts
-var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
-async function lookAgain(r) {
-  const f = r.schedule.further;
-  const design = r.schedule.looks.length;
-  const looked = {
-    final: /* @__PURE__ */ new Map(),
-    last: r.judge(design - 1),
-    taken: 1,
-    max: f.looks + 1,
-    beyond: /* @__PURE__ */ new Map()
-  };
-  const settle = (cells, look) => {
-    for (const c4 of cells)
-      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
-        looked.final.set(judgementKey(c4), { ...c4, looks: look });
-  };
-  settle(looked.last.cells, 1);
-  for (let look = 2; look <= f.looks + 1; look++) {
-    const reach = (f.looks + 2 - look) * f.blocks;
-    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
-    for (const c4 of undecided)
-      if (c4.needed === void 0 || c4.needed > c4.n + reach) {
-        if (!looked.beyond.has(judgementKey(c4))) looked.beyond.set(judgementKey(c4), look - 1);
-      } else looked.beyond.delete(judgementKey(c4));
-    const open2 = new Set(
-      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
-    );
-    if (open2.size === 0) {
-      if (looked.beyond.size) {
-        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
-        r.log(`not looking again: ${looked.stopped}`);
-      }
-      break;
-    }
-    const only = new Set(r.keys.flatMap((k2, i) => open2.has(k2) ? [i] : []));
-    const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
-    const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
-    const spent = r.spentSeconds();
-    const present = r.measured?.(look) === true;
-    if (!present && r.budget !== void 0 && spent + needS > r.budget) {
-      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
-      r.log(`not looking again: ${looked.stopped}`);
-      break;
-    }
-    if (r.measured && !present) {
-      looked.next = { look, cells: only };
-      break;
-    }
-    if (present)
-      r.log(
-        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) judged again with its wave's parts`
-      );
-    else
-      r.log(
-        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
-      );
-    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
-    looked.last = r.judge(design + look - 2);
-    looked.taken = look;
-    settle(
-      looked.last.cells.filter((c4) => open2.has(cellKeyOf(cellOf(c4)))),
-      look
-    );
-  }
-  const open = looked.last.cells.some(
-    (c4) => !looked.final.has(judgementKey(c4)) && !looked.beyond.has(judgementKey(c4))
-  );
-  if (!looked.stopped && !looked.next && looked.taken >= looked.max && open)
-    looked.stopped = `compare.looks (${looked.max}) reached`;
-  return looked;
-}
-var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
-
-// action/src/bench/waves.ts
-var cellText = (c4) => `${c4.workload} threads=${c4.threads}`;
-function waveOf(loaded, whole, wave, shard) {
-  const variants = loaded.variants;
-  const refusals = [];
-  if (!variants)
-    return { refusals: ["--look-of: a further look is a share of a comparison; this spec has no variants"] };
-  const f = whole.further;
-  if (!f || wave.look > f.looks + 1)
-    refusals.push(
-      `--look-of: look ${wave.look} is not one ${loaded.path} may take (compare.looks ${variants.compare.looks}${f ? "" : ", further looks need compare.blocks of 3 or more"})`
-    );
-  if (!shard)
-    refusals.push(
-      "--look-of: a further look as a wave runs on the comparison's runners: give --shard K/N (one runner takes its looks itself, in one tiperf compare)"
-    );
-  const planned = planCells(variants.base.spec);
-  const indices = wave.cells.map(
-    (c4) => planned.findIndex((p) => p.workload.name === c4.workload && p.threads === c4.threads)
-  );
-  const absent = wave.cells.filter((_, i) => indices[i] < 0);
-  if (absent.length)
-    refusals.push(
-      `--look-of: ${absent.map(cellText).join(", ")} are not cells of ${loaded.path}: give the spec the verdict judged`
-    );
-  const names = variants.all.map((v) => v.name);
-  const schedule = waveSchedule(
-    whole,
-    names,
-    planned.length,
-    wave.look,
-    indices.filter((i) => i >= 0)
-  );
-  const line5 = `look ${wave.look} of at most ${variants.compare.looks} (compare.looks), as a wave of shards: ${wave.cells.map(cellText).join(", ")} again in block(s) ${schedule.blocks.map((b10) => b10.block).join(", ")} of fresh server pairs; \`tiperf merge\` of the design's parts and this wave's judges it`;
-  return { schedule, line: line5, refusals };
-}
-async function waveFor(file, flag2, run2) {
-  const { wave, verdict } = await readVerdictWave(file, flag2);
-  const problems = [];
-  const seed = run2.spec.variants?.compare.seed;
-  if (seed !== void 0 && verdict.seed !== void 0 && seed !== verdict.seed)
-    problems.push(`its comparison's seed is ${verdict.seed}, not ${seed}: give --seed ${verdict.seed}`);
-  else if (verdict.spec.hash !== run2.spec.hash)
-    problems.push(
-      `its spec is not ${run2.spec.path} as given here: give the spec and the flags (--seed, --tolerance, \u2026) the design's shards ran with`
-    );
-  const of = verdict.shards?.of;
-  if (run2.shard && of !== void 0 && run2.shard.of !== of)
-    problems.push(
-      `it merged ${of} shard(s), and this is shard ${run2.shard.index}/${run2.shard.of}: give --shard K/${of}`
-    );
-  if (problems.length) throw new InputError(`${flag2} ${file}: ${problems.join("; ")}`);
-  return wave;
-}
-async function readWave(file, flag2) {
-  return (await readVerdictWave(file, flag2)).wave;
-}
-async function readVerdictWave(file, flag2) {
-  let v;
-  try {
-    v = VerdictSchema.safeParse(JSON.parse(await readFile2(file, "utf8"))).data;
-  } catch (e) {
-    const code = e.code;
-    throw new InputError(
-      `${flag2} ${file}: ${code ? `cannot read the file (${code})` : "not JSON"}: give the verdict.json of \`tiperf merge\``
-    );
-  }
-  if (!v)
-    throw new InputError(`${flag2} ${file}: not a tiperf verdict: give the verdict.json of \`tiperf merge\``);
-  const next = v.looks?.next;
-  if (!next)
-    throw new InputError(
-      `${flag2} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`
-    );
-  return { wave: next, verdict: v };
-}
-function pendingText(next, runners) {
-  return `look ${next.look} follows as a wave of ${runners} shard(s) (tiperf compare --look-of this verdict.json): ${next.cells.map(cellText).join(", ")} again; the check's verdict is the merge of every part after it`;
-}
-async function judgeWaves(w2) {
-  const { parts, result } = w2;
-  const plan = w2.loaded.variants;
-  const { compare: compare3 } = plan;
-  const names = plan.all.map((v) => v.name);
-  const first = parts[0];
-  const whole = scheduleOf(w2.loaded, false, first.shard.seed);
-  const f = whole?.further;
-  if (!whole || !f) return void 0;
-  const waves = Math.max(1, ...parts.map((p) => p.shard.look ?? 1));
-  const allowed = Math.min(compare3.looks, Math.max(w2.maxLooks ?? 1, waves));
-  if (waves > (w2.maxLooks ?? 1))
-    w2.log(`merge: look ${waves}'s wave is among the parts: judged up to look ${allowed}`);
-  if ((w2.maxLooks ?? 1) > compare3.looks)
-    w2.log(
-      `merge: --max-looks ${w2.maxLooks} is more than the spec's compare.looks (${compare3.looks}): up to look ${compare3.looks}`
-    );
-  const design = whole.looks.length;
-  const shares = lookShares(design, compare3.looks);
-  const keys4 = planCells(plan.base.spec).map(
-    (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
-  );
-  const taken = new Set(parts.map((p) => p.shard.look ?? 1));
-  const seconds2 = (p) => (Date.parse(p.result.finished_at ?? p.result.started_at) - Date.parse(p.result.started_at)) / 1e3;
-  const lookSeconds = (look) => Math.max(0, ...parts.filter((p) => (p.shard.look ?? 1) === look).map(seconds2));
-  const cellRounds = result.cells.filter((c4) => c4.variant === plan.base.name).length;
-  const looked = await lookAgain({
-    schedule: { ...whole, further: { ...f, looks: allowed - 1 } },
-    names,
-    budget: compare3.budget,
-    log: w2.log,
-    runners: first.shard.of,
-    judge: (look) => {
-      const upTo = lastRoundOf(whole, look < design ? 1 : look - design + 2);
-      const seen = { ...result, cells: result.cells.filter((c4) => c4.round <= upTo) };
-      return judgeFamily(
-        seen,
-        plan.base.spec,
-        plan.base.name,
-        names.slice(1),
-        compare3.confidence,
-        shares.length,
-        shares[look]
-      );
-    },
-    keys: keys4,
-    secondsPerCellRound: () => parts.reduce((s2, p) => s2 + seconds2(p), 0) / Math.max(1, cellRounds),
-    spentSeconds: () => [...taken].reduce((s2, l) => s2 + lookSeconds(l), 0),
-    measured: (look) => taken.has(look),
-    runBlock: async () => {
-    }
-  });
-  const next = looked.next && {
-    look: looked.next.look,
-    cells: [...looked.next.cells].map((i) => cellOfKey(keys4[i]))
-  };
-  const reached = looked.stopped?.startsWith("compare.looks (") ?? false;
-  const capped = allowed < compare3.looks && looked.taken >= allowed && (!looked.stopped || reached);
-  if (next) looked.stopped = pendingText(next, first.shard.of);
-  else if (capped)
-    looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;
-  return {
-    judged: lookedJudgement(looked),
-    looks: {
-      taken: looked.taken,
-      max: compare3.looks,
-      design,
-      ...looked.stopped ? { stopped: looked.stopped } : {},
-      ...next ? { next } : {}
-    }
-  };
-}
-var cellOfKey = (key2) => {
-  const [, workload, threads] = key2.split("\0");
-  return { workload, threads: Number(threads) };
-};
 
 // action/src/bench/plan.ts
 function planTarget(loaded, o) {
@@ -12273,9 +12063,8 @@ async function planRun(given, options) {
     seed ?? loaded.variants?.compare.seed ?? seedOf(o.runId ?? prefix)
   );
   const detect = design ? detectionOf(loaded, design.looks.length) : void 0;
-  const cut = { seed, shard, look };
-  const { wave, whole, schedule, shardLine, shardRefused } = waveAndShare(loaded, design, cut, est.seconds);
-  const runners = shards && whole ? runnersOf(loaded, whole, shards, est.seconds) : void 0;
+  const cut = { seed, shard, look, shards, command: o.command };
+  const { wave, whole, schedule, shardLine, shardRefused, runners } = cutOf(loaded, design, cut, est.seconds);
   const refusals = [
     ...wave?.refusals ?? [],
     ...shardRefused,
@@ -12294,7 +12083,7 @@ async function planRun(given, options) {
     ...wave?.line ? [wave.line] : [],
     ...shardLine ? [shardLine] : [],
     ...runners?.lines ?? [],
-    ...shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
+    ...schedule?.shard ? [] : [...looksLine(loaded, whole, est.seconds, target2), ...confirm ? [confirm.text] : []],
     ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
@@ -12374,44 +12163,6 @@ function orderLineOf(given, loaded, target2, cores2) {
   ).join("");
   return `variants compared: ${order}${auto}, both at once, each pair (server and load generator) on a CPU set of its own (${sets.join(" | ")}), the sets passed round every ${loaded.variants?.compare.swap}s${caveats}`;
 }
-function runnersOf(loaded, whole, n, seconds2) {
-  if (!loaded.variants)
-    return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
-  const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
-  const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
-  const longest = Math.max(...shares.map(minutes2));
-  return {
-    refusals,
-    lines: [
-      `on ${n} runner(s) (compare --seed ${whole.seed} --shard K/${n}, then tiperf merge): ${shares.map((s2) => `shard ${s2.shard?.index}: block(s) ${s2.blocks.map((b10) => b10.block).join(", ")}, ~${minutes2(s2)} min`).join("; ")}; the check waits ~${longest} min instead of ~${Math.ceil(seconds2 / 60)}, and the merged verdict judges the same ${whole.blocks.length} blocks as one run: the smallest changes it detects are the ones above (more runners with more blocks, --blocks, detect smaller ones in the same time)`
-    ]
-  };
-}
-function waveAndShare(loaded, design, o, seconds2) {
-  const wave = o.look && design ? waveOf(loaded, design, o.look, o.shard) : void 0;
-  const whole = wave?.schedule ?? design;
-  const cells = Math.max(1, design?.blocks[0]?.rounds[0]?.turns.length ?? 1);
-  const share = wave?.schedule ? wave.schedule.wave.cells.length / cells : 1;
-  return { wave, whole, ...shareOf(loaded, whole, o, seconds2 * share) };
-}
-function shareOf(loaded, whole, o, seconds2) {
-  const shard = o.shard;
-  if (!shard) return { schedule: whole, shardLine: void 0, shardRefused: [] };
-  if (!whole || !loaded.variants)
-    return {
-      schedule: whole,
-      shardLine: void 0,
-      shardRefused: ["--shard: a shard is a share of a comparison; this spec has no variants"]
-    };
-  const schedule = shardSchedule(whole, shard);
-  const minutes2 = Math.ceil(seconds2 * schedule.blocks.length / whole.blocks.length / 60);
-  return {
-    schedule,
-    shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes2} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
-    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
-  };
-}
 function planText(head, p, loaded, schedule) {
   const order = loaded.variants?.compare.order;
   const lines2 = [
@@ -12437,7 +12188,7 @@ function planText(head, p, loaded, schedule) {
 async function writePlan(plan, dir) {
   const written = [];
   for (const [name, text3] of Object.entries(plan.files)) {
-    await mkdir3(join2(dir, name, ".."), { recursive: true });
+    await mkdir2(join2(dir, name, ".."), { recursive: true });
     await writeAtomic(join2(dir, name), text3);
     written.push(join2(dir, name));
   }
@@ -12466,8 +12217,8 @@ function costPlan(spec, target2) {
 }
 
 // action/src/report/html.ts
-import { mkdir as mkdir4, writeFile } from "node:fs/promises";
-import { dirname as dirname4, join as join5 } from "node:path";
+import { mkdir as mkdir3, writeFile } from "node:fs/promises";
+import { dirname as dirname3, join as join5 } from "node:path";
 
 // node_modules/vega-util/build/accessor.js
 function accessor(fn, fields3, name) {
@@ -18393,7 +18144,7 @@ function createMeasure(op, param2, name) {
 function compareIndex(a4, b10) {
   return a4.idx - b10.idx;
 }
-function resolve2(agg) {
+function resolve(agg) {
   const map3 = {};
   agg.forEach((a4) => map3[a4.name] = a4);
   const getreqs = (a4) => {
@@ -18433,7 +18184,7 @@ function set(t) {
   return t;
 }
 function compileMeasures(agg, field4) {
-  const get6 = field4 || identity, ops2 = resolve2(agg), out = agg.slice().sort(compareIndex);
+  const get6 = field4 || identity, ops2 = resolve(agg), out = agg.slice().sort(compareIndex);
   function ctr(cell2) {
     this._ops = ops2;
     this._out = out;
@@ -23397,7 +23148,7 @@ function ordinal() {
   initRange.apply(scale6, arguments);
   return scale6;
 }
-function constants2(x4) {
+function constants(x4) {
   return function() {
     return x4;
   };
@@ -23412,7 +23163,7 @@ function identity$1(x4) {
 function normalize(a4, b10) {
   return (b10 -= a4 = +a4) ? function(x4) {
     return (x4 - a4) / b10;
-  } : constants2(isNaN(b10) ? NaN : 0.5);
+  } : constants(isNaN(b10) ? NaN : 0.5);
 }
 function clamper(a4, b10) {
   var t;
@@ -41188,7 +40939,7 @@ function stripQuotes(s2) {
 }
 function codegen(opt2) {
   opt2 = opt2 || {};
-  const allowed = opt2.allowed ? toSet(opt2.allowed) : {}, forbidden = opt2.forbidden ? toSet(opt2.forbidden) : {}, constants3 = opt2.constants || Constants, functions = (opt2.functions || Functions)(visit2), globalvar = opt2.globalvar, fieldvar = opt2.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
+  const allowed = opt2.allowed ? toSet(opt2.allowed) : {}, forbidden = opt2.forbidden ? toSet(opt2.forbidden) : {}, constants2 = opt2.constants || Constants, functions = (opt2.functions || Functions)(visit2), globalvar = opt2.globalvar, fieldvar = opt2.fieldvar, outputGlobal = isFunction(globalvar) ? globalvar : (id2) => `${globalvar}["${id2}"]`;
   let globals = {}, fields3 = {}, memberDepth = 0;
   function visit2(ast) {
     if (isString(ast)) return ast;
@@ -41204,8 +40955,8 @@ function codegen(opt2) {
         return id2;
       } else if (hasOwnProperty(forbidden, id2)) {
         return error("Illegal identifier: " + id2);
-      } else if (hasOwnProperty(constants3, id2)) {
-        return constants3[id2];
+      } else if (hasOwnProperty(constants2, id2)) {
+        return constants2[id2];
       } else if (hasOwnProperty(allowed, id2)) {
         return id2;
       } else {
@@ -41263,7 +41014,7 @@ function codegen(opt2) {
     return result;
   }
   codegen2.functions = functions;
-  codegen2.constants = constants3;
+  codegen2.constants = constants2;
   return codegen2;
 }
 
@@ -56004,11 +55755,11 @@ function assembleTopLevelSignals(model, signals) {
     const store = stringValue(name + STORE);
     const hasSg = signals.filter((s2) => s2.name === name);
     if (hasSg.length === 0) {
-      const resolve4 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
+      const resolve3 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
       const isPoint2 = selCmpt.type === "point" ? ", true, true)" : ")";
       signals.push({
         name: selCmpt.name,
-        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve4)}${isPoint2}`
+        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve3)}${isPoint2}`
       });
     }
     hasSelections = true;
@@ -57884,8 +57635,8 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
     }
   }
   const fn = selCmpt.project.hasSelectionId ? "vlSelectionIdTest(" : "vlSelectionTest(";
-  const resolve4 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
-  const test2 = `${fn}${store}, ${datum2}${resolve4}`;
+  const resolve3 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
+  const test2 = `${fn}${store}, ${datum2}${resolve3}`;
   const length3 = `length(data(${store}))`;
   return pred.empty === false ? `${length3} && ${test2}` : `!${length3} || ${test2}`;
 }
@@ -58728,16 +58479,16 @@ function defaultScaleResolve(channel, model) {
   }
   throw new Error("invalid model type for resolve");
 }
-function parseGuideResolve(resolve4, channel) {
-  const channelScaleResolve = resolve4.scale[channel];
+function parseGuideResolve(resolve3, channel) {
+  const channelScaleResolve = resolve3.scale[channel];
   const guide = isXorY(channel) ? "axis" : "legend";
   if (channelScaleResolve === "independent") {
-    if (resolve4[guide][channel] === "shared") {
+    if (resolve3[guide][channel] === "shared") {
       warn2(independentScaleMeansIndependentGuide(channel));
     }
     return "independent";
   }
-  return resolve4[guide][channel] || "shared";
+  return resolve3[guide][channel] || "shared";
 }
 var LEGEND_COMPONENT_PROPERTY_INDEX = {
   ...COMMON_LEGEND_PROPERTY_INDEX,
@@ -59143,15 +58894,15 @@ function parseLegendForChannel(model, channel) {
   return legendCmpt;
 }
 function parseNonUnitLegend(model) {
-  const { legends, resolve: resolve4 } = model.component;
+  const { legends, resolve: resolve3 } = model.component;
   for (const child of model.children) {
     parseLegend2(child);
     for (const channel of keys3(child.component.legends)) {
-      resolve4.legend[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve4.legend[channel] === "shared") {
+      resolve3.legend[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve3.legend[channel] === "shared") {
         legends[channel] = mergeLegendComponent(legends[channel], child.component.legends[channel]);
         if (!legends[channel]) {
-          resolve4.legend[channel] = "independent";
+          resolve3.legend[channel] = "independent";
           delete legends[channel];
         }
       }
@@ -59162,7 +58913,7 @@ function parseNonUnitLegend(model) {
       if (!child.component.legends[channel]) {
         continue;
       }
-      if (resolve4.legend[channel] === "shared") {
+      if (resolve3.legend[channel] === "shared") {
         delete child.component.legends[channel];
       }
     }
@@ -60967,8 +60718,8 @@ function parseUnitScaleDomain(model) {
       while (!isFacetModel(facetParent) && facetParent.parent) {
         facetParent = facetParent.parent;
       }
-      const resolve4 = facetParent.component.resolve.scale[channel];
-      if (resolve4 === "shared") {
+      const resolve3 = facetParent.component.resolve.scale[channel];
+      if (resolve3 === "shared") {
         for (const domain3 of domains.value) {
           if (isDataRefDomain(domain3)) {
             domain3.data = FACET_SCALE_PREFIX + domain3.data.replace(FACET_SCALE_PREFIX, "");
@@ -62636,19 +62387,19 @@ var scaleTypeTieBreaker = tieBreakByComparing((st1, st2) => scaleTypePrecedence(
 function parseNonUnitScaleCore(model) {
   const scaleComponents = model.component.scales = {};
   const scaleTypeWithExplicitIndex = {};
-  const resolve4 = model.component.resolve;
+  const resolve3 = model.component.resolve;
   for (const child of model.children) {
     parseScaleCore(child);
     for (const channel of keys3(child.component.scales)) {
-      resolve4.scale[channel] ??= defaultScaleResolve(channel, model);
-      if (resolve4.scale[channel] === "shared") {
+      resolve3.scale[channel] ??= defaultScaleResolve(channel, model);
+      if (resolve3.scale[channel] === "shared") {
         const explicitScaleType = scaleTypeWithExplicitIndex[channel];
         const childScaleType = child.component.scales[channel].getWithExplicit("type");
         if (explicitScaleType) {
           if (scaleCompatible(explicitScaleType.value, childScaleType.value)) {
             scaleTypeWithExplicitIndex[channel] = mergeValuesWithExplicit(explicitScaleType, childScaleType, "type", "scale", scaleTypeTieBreaker);
           } else {
-            resolve4.scale[channel] = "independent";
+            resolve3.scale[channel] = "independent";
             delete scaleTypeWithExplicitIndex[channel];
           }
         } else {
@@ -62720,7 +62471,7 @@ var Model = class {
   signalNameMap;
   component;
   view;
-  constructor(spec, type3, parent, parentGivenName, config, resolve4, view) {
+  constructor(spec, type3, parent, parentGivenName, config, resolve3, view) {
     this.type = type3;
     this.parent = parent;
     this.config = config;
@@ -62751,7 +62502,7 @@ var Model = class {
         scale: {},
         axis: {},
         legend: {},
-        ...resolve4 ? duplicate(resolve4) : {}
+        ...resolve3 ? duplicate(resolve3) : {}
       },
       selection: null,
       scales: null,
@@ -63085,8 +62836,8 @@ var DensityTransformNode = class _DensityTransformNode extends DataFlowNode {
     this.transform = duplicate(transform4);
     const specifiedAs = this.transform.as ?? [void 0, void 0];
     this.transform.as = [specifiedAs[0] ?? "value", specifiedAs[1] ?? "density"];
-    const resolve4 = this.transform.resolve ?? "shared";
-    this.transform.resolve = resolve4;
+    const resolve3 = this.transform.resolve ?? "shared";
+    this.transform.resolve = resolve3;
   }
   dependentFields() {
     return /* @__PURE__ */ new Set([this.transform.density, ...this.transform.groupby ?? []]);
@@ -63822,9 +63573,9 @@ function makeHeaderComponent(model, channel, labels2) {
 function mergeChildAxis(model, channel) {
   const { child } = model;
   if (child.component.axes[channel]) {
-    const { layoutHeaders: layoutHeaders2, resolve: resolve4 } = model.component;
-    resolve4.axis[channel] = parseGuideResolve(resolve4, channel);
-    if (resolve4.axis[channel] === "shared") {
+    const { layoutHeaders: layoutHeaders2, resolve: resolve3 } = model.component;
+    resolve3.axis[channel] = parseGuideResolve(resolve3, channel);
+    if (resolve3.axis[channel] === "shared") {
       const headerChannel = channel === "x" ? "column" : "row";
       const layoutHeader = layoutHeaders2[headerChannel];
       for (const axisComponent of child.component.axes[channel]) {
@@ -63859,12 +63610,12 @@ function parseChildrenLayoutSize(model) {
 function parseNonUnitLayoutSizeForChannel(model, layoutSizeType) {
   const sizeType = getSizeTypeFromLayoutSizeType(layoutSizeType);
   const channel = getPositionScaleChannel(sizeType);
-  const resolve4 = model.component.resolve;
+  const resolve3 = model.component.resolve;
   const layoutSizeCmpt = model.component.layoutSize;
   let mergedSize;
   for (const child of model.children) {
     const childSize = child.component.layoutSize.getWithExplicit(sizeType);
-    const scaleResolve = resolve4.scale[channel] ?? defaultScaleResolve(channel, model);
+    const scaleResolve = resolve3.scale[channel] ?? defaultScaleResolve(channel, model);
     if (scaleResolve === "independent" && childSize.value === "step") {
       mergedSize = void 0;
       break;
@@ -64720,16 +64471,16 @@ var OPPOSITE_ORIENT = {
   right: "left"
 };
 function parseLayerAxes(model) {
-  const { axes, resolve: resolve4 } = model.component;
+  const { axes, resolve: resolve3 } = model.component;
   const axisCount = { top: 0, bottom: 0, right: 0, left: 0 };
   for (const child of model.children) {
     child.parseAxesAndHeaders();
     for (const channel of keys3(child.component.axes)) {
-      resolve4.axis[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve4.axis[channel] === "shared") {
+      resolve3.axis[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve3.axis[channel] === "shared") {
         axes[channel] = mergeAxisComponents(axes[channel], child.component.axes[channel]);
         if (!axes[channel]) {
-          resolve4.axis[channel] = "independent";
+          resolve3.axis[channel] = "independent";
           delete axes[channel];
         }
       }
@@ -64740,7 +64491,7 @@ function parseLayerAxes(model) {
       if (!child.component.axes[channel]) {
         continue;
       }
-      if (resolve4.axis[channel] === "independent") {
+      if (resolve3.axis[channel] === "independent") {
         axes[channel] = (axes[channel] ?? []).concat(child.component.axes[channel]);
         for (const axisComponent of child.component.axes[channel]) {
           const { value: orient2, explicit } = axisComponent.getWithExplicit("orient");
@@ -64758,7 +64509,7 @@ function parseLayerAxes(model) {
       }
       delete child.component.axes[channel];
     }
-    if (resolve4.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
+    if (resolve3.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
       for (const [index6, axisCmpt] of (axes[channel] || []).entries()) {
         if (index6 > 0 && !!axisCmpt.get("grid") && !axisCmpt.explicit.grid) {
           axisCmpt.implicit.grid = false;
@@ -66305,10 +66056,10 @@ async function writeHtmlReport(v, file, log7 = () => {
 }, extra = {}) {
   const charts = await renderCharts(v, extra.results);
   await writeAtomic(file, verdictHtml(v, charts, extra));
-  const dir = join5(dirname4(file), "charts");
+  const dir = join5(dirname3(file), "charts");
   const put = async (path3, data3) => {
     try {
-      await mkdir4(dir, { recursive: true });
+      await mkdir3(dir, { recursive: true });
       await writeFile(path3, data3);
     } catch (e) {
       throw new WriteError(path3, e);
@@ -66456,9 +66207,9 @@ function exitCodeOf(v, inconclusive = v.inconclusive ?? "warn") {
 // action/src/specfile/prepare.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
-import { existsSync as existsSync4 } from "node:fs";
-import { readFile as readFile3 } from "node:fs/promises";
-import { resolve as resolve3 } from "node:path";
+import { existsSync as existsSync3 } from "node:fs";
+import { readFile as readFile2 } from "node:fs/promises";
+import { resolve as resolve2 } from "node:path";
 import { promisify as promisify2 } from "node:util";
 
 // action/src/specfile/adoption.ts
@@ -66548,7 +66299,7 @@ async function yamlMapping(text3, where) {
 async function fileMapping(file) {
   let text3;
   try {
-    text3 = await readFile3(file, "utf8");
+    text3 = await readFile2(file, "utf8");
   } catch (e) {
     throw new InputError(`${file}: cannot read the file (${e.code})`);
   }
@@ -66592,8 +66343,8 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 }
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
-    const file = resolve3(src.cwd ?? ".", src.spec);
-    const own = existsSync4(file) ? await fileMapping(file) : {};
+    const file = resolve2(src.cwd ?? ".", src.spec);
+    const own = existsSync3(file) ? await fileMapping(file) : {};
     const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
@@ -66727,8 +66478,11 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
   };
 }
 
+// action/src/commands/compare/index.ts
+import { join as join11 } from "node:path";
+
 // action/src/bench/bench.ts
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { rename } from "node:fs/promises";
 import { join as join6, relative as relative2 } from "node:path";
 
@@ -66996,9 +66750,9 @@ var RemoteSampler = class {
         if (line5.startsWith("T ")) this.snapshots++;
       this.counted = Math.max(this.counted, end);
     });
-    this.done = new Promise((resolve4) => {
-      this.child.on("close", () => resolve4());
-      this.child.on("error", () => resolve4());
+    this.done = new Promise((resolve3) => {
+      this.child.on("close", () => resolve3());
+      this.child.on("error", () => resolve3());
     });
   }
   w;
@@ -67819,7 +67573,7 @@ var Bench = class _Bench {
     const error3 = cell2.error ?? as;
     for (let n = 1; n <= 100; n++) {
       const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
-      if (existsSync5(to)) continue;
+      if (existsSync4(to)) continue;
       try {
         await rename(from, to);
       } catch {
@@ -67841,7 +67595,7 @@ var Bench = class _Bench {
 
 // action/src/bench/builds.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import { existsSync as existsSync6 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function builderOf(target2) {
   const name = isObj2(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
@@ -67868,7 +67622,7 @@ async function withSourceBuilds(loaded, opts) {
     let kept = true;
     if (opts.dryRun) {
       binary2 = builder.plannedBinary(source4, commit);
-      kept = existsSync6(binary2);
+      kept = existsSync5(binary2);
     } else {
       if (!made.has(key2)) made.set(key2, builder.build(source4, commit, opts));
       const b10 = await made.get(key2);
@@ -68072,11 +67826,11 @@ function table2(cells, layout) {
 }
 
 // action/src/result/host.ts
-import { readFile as readFile4 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { arch, cpus as cpus8, hostname, release, totalmem } from "node:os";
 async function osName() {
   try {
-    const text3 = await readFile4("/etc/os-release", "utf8");
+    const text3 = await readFile3("/etc/os-release", "utf8");
     return /^PRETTY_NAME="?([^"\n]*)"?/m.exec(text3)?.[1] ?? "unknown";
   } catch {
     return "unknown";
@@ -68102,8 +67856,7 @@ async function startResult(loaded, opts) {
     runId,
     command: opts.command,
     ...opts.seed !== void 0 ? { seed: opts.seed } : {},
-    // a run's shard is a share of its cells (shardCells), a comparison's a share of its blocks
-    ...opts.shard && opts.command === "compare" ? { shard: opts.shard } : {},
+    ...opts.shard ? { shard: opts.shard } : {},
     ...opts.look ? { look: opts.look } : {}
   });
   const plan = runPlan.target;
@@ -68113,7 +67866,6 @@ async function startResult(loaded, opts) {
     borrowed: plan.ownership === "borrowed",
     remoteDeploy: plan.remoteDeploy ?? false
   });
-  await checkOutDir(opts.outDir);
   const warnings = runPlan.warnings;
   for (const w2 of warnings) opts.log(`warning: ${w2}`);
   const runDir = await RunDir.create(opts.outDir, runId);
@@ -68142,8 +67894,8 @@ ${loaded.composed}`);
       runId,
       runDir: runDir.dir,
       rawDir: join7(runDir.dir, "raw"),
-      // a cloud cluster per shard: the stack's name carries it (cloud/provision.ts stackName)
-      ...opts.shard ? { shard: opts.shard.index } : {},
+      // a cloud cluster per shard, as planned: the stack's name carries it (cloud/provision.ts stackName)
+      ...runPlan.options.shard ? { shard: runPlan.options.shard.index } : {},
       log: opts.log,
       signal: opts.signal
     });
@@ -68371,8 +68123,7 @@ function adoptionVerdict(verdict, result, loaded, adoption) {
 }
 
 // action/src/commands/compare/confirm.ts
-import { readFile as readFile5 } from "node:fs/promises";
-import { join as join9 } from "node:path";
+import { readFile as readFile4 } from "node:fs/promises";
 var cellKey2 = (c4) => `${c4.workload} threads=${c4.threads} ${c4.metric}`;
 function regressedCells(verdict) {
   const regressed = verdict.cells.filter((c4) => c4.verdict === "regression");
@@ -68413,7 +68164,7 @@ function withConfirmation(first, runs, how) {
 async function readFirstVerdict(file, flag2) {
   let text3;
   try {
-    text3 = await readFile5(file, "utf8");
+    text3 = await readFile4(file, "utf8");
   } catch (e) {
     throw new InputError(`${flag2} ${file}: cannot read the file (${e.code})`);
   }
@@ -68434,7 +68185,7 @@ async function readFirstVerdict(file, flag2) {
     );
   return v;
 }
-async function confirmRegression(verdict, loaded, compare3, dir, spent, again, log7) {
+async function* confirmRegression(verdict, loaded, compare3, spent, log7) {
   const confirm = compare3.confirm;
   if (verdict.verdict !== "regression" || confirm === 0) return verdict;
   const { cells, keys: keys4 } = regressedCells(verdict);
@@ -68455,8 +68206,7 @@ async function confirmRegression(verdict, loaded, compare3, dir, spent, again, l
   const runs = [];
   for (let i = 1; i <= confirm && (i === 1 || withConfirmation(verdict, runs, "").verdict === "regression"); i++) {
     log7(`confirming the regression (${i} of ${confirm}): ${[...keys4].join(", ")} again on fresh instances`);
-    const narrowed = await confirmationSpec(loaded, verdict, true);
-    const rerun2 = await again(narrowed, join9(dir, "confirm"));
+    const rerun2 = yield await confirmationSpec(loaded, verdict, true);
     runs.push({
       run_id: rerun2.verdict.head.run_id,
       result: rerun2.resultPath,
@@ -68499,8 +68249,8 @@ function confirmStep(merged, first, wanted, resultPath) {
 }
 
 // action/src/commands/compare/profiles.ts
-import { readFile as readFile6, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join10, relative as relative3 } from "node:path";
+import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
+import { join as join9, relative as relative3 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -68699,7 +68449,7 @@ function drawFlame(root, title2, colourOf, width2) {
 // action/src/commands/compare/profiles.ts
 async function flameFile(file, title2) {
   try {
-    const svg = flameSvg(await readFile6(file), title2);
+    const svg = flameSvg(await readFile5(file), title2);
     if (!svg) return void 0;
     const out = `${file.replace(/\.pprof$/, "")}.svg`;
     await writeFile2(out, svg);
@@ -68718,7 +68468,7 @@ async function profileRegressions(o) {
     seen.add(key2);
     return [{ variant, workload: c4.workload, threads: c4.threads }];
   }).slice(0, o.max);
-  const dir = join10(o.runDir.dir, "profiles");
+  const dir = join9(o.runDir.dir, "profiles");
   const out = [];
   for (const k2 of keys4)
     for (const side of [o.control, k2.variant]) {
@@ -68765,7 +68515,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
     const base = bases.get(key2(head));
     if (head.variant === control || !head.file || !base?.file) continue;
     try {
-      const [b10, h2] = await Promise.all([base, head].map((p) => readFile6(join10(runDir.dir, p.file))));
+      const [b10, h2] = await Promise.all([base, head].map((p) => readFile5(join9(runDir.dir, p.file))));
       const ops2 = base.ops && head.ops ? { base: base.ops, head: head.ops } : void 0;
       const diff = diffProfiles(functionCosts(b10), functionCosts(h2), ops2);
       const svg = diffFlameSvg(
@@ -68773,7 +68523,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
         h2,
         `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`
       );
-      const flame = svg ? join10(runDir.dir, head.file.replace(/\.pprof$/, "-diff.svg")) : void 0;
+      const flame = svg ? join9(runDir.dir, head.file.replace(/\.pprof$/, "-diff.svg")) : void 0;
       if (svg && flame) await writeFile2(flame, svg);
       out.push({
         variant: head.variant,
@@ -68796,6 +68546,80 @@ async function profileDiffs(profiles, control, runDir, log7) {
   }
   return out;
 }
+
+// action/src/bench/looks-run.ts
+var minutes = (s2) => s2 < 120 ? `${Math.round(s2)} s` : `${Math.round(s2 / 60)} min`;
+async function lookAgain(r) {
+  const f = r.schedule.further;
+  const design = r.schedule.looks.length;
+  const looked = {
+    final: /* @__PURE__ */ new Map(),
+    last: r.judge(design - 1),
+    taken: 1,
+    max: f.looks + 1,
+    beyond: /* @__PURE__ */ new Map()
+  };
+  const settle = (cells, look) => {
+    for (const c4 of cells)
+      if (c4.verdict !== "inconclusive" && !looked.final.has(judgementKey(c4)))
+        looked.final.set(judgementKey(c4), { ...c4, looks: look });
+  };
+  settle(looked.last.cells, 1);
+  for (let look = 2; look <= f.looks + 1; look++) {
+    const reach = (f.looks + 2 - look) * f.blocks;
+    const undecided = looked.last.cells.filter((c4) => !looked.final.has(judgementKey(c4)));
+    for (const c4 of undecided)
+      if (c4.needed === void 0 || c4.needed > c4.n + reach) {
+        if (!looked.beyond.has(judgementKey(c4))) looked.beyond.set(judgementKey(c4), look - 1);
+      } else looked.beyond.delete(judgementKey(c4));
+    const open2 = new Set(
+      undecided.filter((c4) => !looked.beyond.has(judgementKey(c4))).map((c4) => cellKeyOf(cellOf(c4)))
+    );
+    if (open2.size === 0) {
+      if (looked.beyond.size) {
+        looked.stopped = `the ${looked.beyond.size} judgement(s) left undecided need more blocks at their noise than the looks left could give`;
+        r.log(`not looking again: ${looked.stopped}`);
+      }
+      break;
+    }
+    const only = new Set(r.keys.flatMap((k2, i) => open2.has(k2) ? [i] : []));
+    const perRunner = Math.ceil(f.blocks / Math.max(1, r.runners ?? 1));
+    const needS = r.secondsPerCellRound() * only.size * perRunner * (f.roundsPerBlock + f.warmupRounds);
+    const spent = r.spentSeconds();
+    const present = r.measured?.(look) === true;
+    if (!present && r.budget !== void 0 && spent + needS > r.budget) {
+      looked.stopped = `the next look (~${minutes(needS)}) would pass compare.budget (${minutes(r.budget)}, ${minutes(spent)} spent)`;
+      r.log(`not looking again: ${looked.stopped}`);
+      break;
+    }
+    if (r.measured && !present) {
+      looked.next = { look, cells: only };
+      break;
+    }
+    if (present)
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) judged again with its wave's parts`
+      );
+    else
+      r.log(
+        `look ${look} of at most ${f.looks + 1}: ${only.size} cell(s) with a judgement undecided (${[...only].map((i) => r.keys[i].split("\0").slice(1).join(" threads=")).join(", ")}) again in ${f.blocks} blocks of fresh server pairs, ~${minutes(needS)}`
+      );
+    for (const sb of furtherBlocks(r.schedule, r.names, r.keys.length, look)) await r.runBlock(sb, only);
+    looked.last = r.judge(design + look - 2);
+    looked.taken = look;
+    settle(
+      looked.last.cells.filter((c4) => open2.has(cellKeyOf(cellOf(c4)))),
+      look
+    );
+  }
+  const open = looked.last.cells.some(
+    (c4) => !looked.final.has(judgementKey(c4)) && !looked.beyond.has(judgementKey(c4))
+  );
+  if (!looked.stopped && !looked.next && looked.taken >= looked.max && open)
+    looked.stopped = `compare.looks (${looked.max}) reached`;
+  return looked;
+}
+var cellOf = (c4) => ({ workload: c4.workload, threads: c4.threads });
 
 // action/src/bench/progress.ts
 function formatSeconds2(s2) {
@@ -68986,13 +68810,13 @@ var ScheduleRun = class {
 };
 
 // action/src/commands/compare/same-target.ts
-import { mkdir as mkdir5 } from "node:fs/promises";
-import { join as join11 } from "node:path";
+import { mkdir as mkdir4 } from "node:fs/promises";
+import { join as join10 } from "node:path";
 async function nothingToMeasure(given, why, opts) {
   const _plan = given.variants;
   const runId = newRunId(given.spec.name);
-  const dir = join11(opts.outDir, runId);
-  await mkdir5(dir, { recursive: true });
+  const dir = join10(opts.outDir, runId);
+  await mkdir4(dir, { recursive: true });
   const resultPath = opts.shard ? await writePart(given, why, dir, runId, opts.shard, opts.seed) : "";
   const verdict = sameTargetVerdict(given, why, runId, resultPath, await hostFacts());
   if (opts.shard)
@@ -69030,7 +68854,7 @@ function sameTargetVerdict(given, why, runId, resultPath, host, notes = []) {
 async function writePart(given, why, dir, runId, shard, seed) {
   const compare3 = given.variants.compare;
   const now2 = (/* @__PURE__ */ new Date()).toISOString();
-  const file = join11(dir, "result.json");
+  const file = join10(dir, "result.json");
   await writeResult(file, {
     format: RESULT_FORMAT,
     version: RESULT_VERSION,
@@ -69227,16 +69051,15 @@ async function compareSpec(given, opts) {
       exitCode: EXIT.ok
     };
   }
-  verdict = await confirmRegression(
-    verdict,
-    c4.loaded,
-    c4.compare,
-    c4.runDir.dir,
-    { elapsedS: (Date.now() - startedAt) / 1e3, cells: c4.perRound },
-    (narrowed, outDir) => compareSpec(narrowed, { ...opts, outDir, seed: void 0 }),
-    opts.log
-  );
-  verdict = acceptedVerdict(adoptionVerdict(verdict, c4.result, c4.loaded, given.adoption), opts.acceptedBy);
+  const spent = { elapsedS: (Date.now() - startedAt) / 1e3, cells: c4.perRound };
+  const confirming = confirmRegression(verdict, c4.loaded, c4.compare, spent, opts.log);
+  const confirmDir = join11(c4.runDir.dir, "confirm");
+  let step2 = await confirming.next();
+  while (!step2.done)
+    step2 = await confirming.next(
+      await compareSpec(step2.value, { ...opts, outDir: confirmDir, seed: void 0 })
+    );
+  verdict = acceptedVerdict(adoptionVerdict(step2.value, c4.result, c4.loaded, given.adoption), opts.acceptedBy);
   return {
     verdict,
     ...await writeVerdictFiles(verdict, c4.runDir.dir, opts.log, [c4.result]),
@@ -69421,40 +69244,8 @@ var Comparison = class {
   }
 };
 
-// action/src/publish/summary.ts
-import { appendFile } from "node:fs/promises";
-async function writeJobSummary(markdown, env = inherited()) {
-  const file = env.GITHUB_STEP_SUMMARY;
-  if (!file) return false;
-  await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}
-`);
-  return true;
-}
-
-// action/src/publish/index.ts
-async function publishVerdict(v, o) {
-  const matrix = o.matrix ?? v.spec.name;
-  const body = commentMarkdown(v, { matrix, fullReport: o.fullReport });
-  if (await writeJobSummary(body, o.env)) o.log("job summary: written");
-  if (!o.pr || !o.token) return { status: "skipped", reason: o.pr ? "no token" : "no pull request" };
-  const gh = githubClient(o.token, apiUrl(o.env), o.log, void 0, o.deadlines);
-  if (o.ofCommit) {
-    const where = `${o.pr.owner}/${o.pr.repo}#${o.pr.pr}`;
-    const found = await commitOfPullRequest(gh, o.pr, o.ofCommit);
-    if (found === "no")
-      throw new InputError(
-        `not posted: ${o.ofCommit} is no commit of ${where}; the verdict handed over names a pull request its run was not for`
-      );
-    o.log(
-      found === "head" ? `comment: ${o.ofCommit.slice(0, 12)} is the head of ${where}` : `comment: ${o.ofCommit.slice(0, 12)} is an earlier commit of ${where} (pushed over since); the verdict is of that commit`
-    );
-  }
-  const quiet2 = v.same_target !== void 0 && !v.shards?.missing.length;
-  return upsertComment(gh, o.pr, body, matrix, o.log, quiet2);
-}
-
 // action/src/commands/spec-options.ts
-import { existsSync as existsSync7, statSync as statSync2 } from "node:fs";
+import { existsSync as existsSync6, statSync } from "node:fs";
 
 // action/src/specfile/compose-rules.ts
 var COMPOSE_FIELDS = [
@@ -69495,9 +69286,17 @@ function fileOption(d, name) {
   if (value4 === void 0) return void 0;
   if (value4.startsWith("-") || value4.includes("\0"))
     throw new InputError(`${d.say(name)} must be a file path (got ${JSON.stringify(value4)})`);
-  if (!existsSync7(value4) || !statSync2(value4).isFile())
+  if (!existsSync6(value4) || !statSync(value4).isFile())
     throw new InputError(`${d.say(name)}: no file at ${value4} (paths are relative to ${d.relativeTo})`);
   return value4;
+}
+function shardOption(d, r, name = "shard") {
+  const text3 = d.get(name);
+  return text3 === void 0 ? void 0 : r.check(() => parseShard(text3, d.say(name)));
+}
+function loginOption(d, r, name = "accepted-by") {
+  const text3 = d.get(name);
+  return text3 === void 0 ? void 0 : r.check(() => parseLogin(text3, d.say(name)));
 }
 function refOption(d, name) {
   const value4 = d.get(name);
@@ -69512,7 +69311,9 @@ function versionOption(d, name) {
   const value4 = d.get(name);
   if (value4 === void 0) return void 0;
   if (!VERSION11.test(value4))
-    throw new InputError(`${d.say(name)} must be a TiDB version like v8.5.0 or nightly (got ${value4})`);
+    throw new InputError(
+      `${d.say(name)} must be a TiDB version like v8.5.0 or nightly (got ${JSON.stringify(value4)})`
+    );
   return value4;
 }
 function specWords(d, r) {
@@ -69545,7 +69346,7 @@ function specWords(d, r) {
     Object.fromEntries(COMPOSE_FIELDS.map((f) => [f, d.get(f)])),
     (fields3, joiner) => d.sayAll(fields3, joiner)
   ))
-    r.refuse(`${d.prefix}${issue}`);
+    r.refuse(`${issue}`);
   return spec === void 0 ? void 0 : words;
 }
 async function loadWords(words) {
@@ -69554,30 +69355,180 @@ async function loadWords(words) {
   return profile ? { ...loaded, profile } : loaded;
 }
 async function specFrom(d) {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const words = specWords(d, r);
   r.done();
   return loadWords(words);
 }
 
+// action/src/publish/summary.ts
+import { appendFile } from "node:fs/promises";
+async function writeJobSummary(markdown, env = inherited()) {
+  const file = env.GITHUB_STEP_SUMMARY;
+  if (!file) return false;
+  await appendFile(file, markdown.endsWith("\n") ? markdown : `${markdown}
+`);
+  return true;
+}
+
+// action/src/publish/index.ts
+async function publishVerdict(v, o) {
+  const matrix = o.matrix ?? v.spec.name;
+  const body = commentMarkdown(v, { matrix, fullReport: o.fullReport });
+  if (await writeJobSummary(body, o.env)) o.log("job summary: written");
+  if (!o.pr || !o.token) return { status: "skipped", reason: o.pr ? "no token" : "no pull request" };
+  const gh = githubClient(o.token, apiUrl(o.env), o.log, void 0, o.deadlines);
+  if (o.ofCommit) {
+    const where = `${o.pr.owner}/${o.pr.repo}#${o.pr.pr}`;
+    const found = await commitOfPullRequest(gh, o.pr, o.ofCommit);
+    if (found === "no")
+      throw new InputError(
+        `not posted: ${o.ofCommit} is no commit of ${where}; the verdict handed over names a pull request its run was not for`
+      );
+    o.log(
+      found === "head" ? `comment: ${o.ofCommit.slice(0, 12)} is the head of ${where}` : `comment: ${o.ofCommit.slice(0, 12)} is an earlier commit of ${where} (pushed over since); the verdict is of that commit`
+    );
+  }
+  const quiet2 = v.same_target !== void 0 && !v.shards?.missing.length;
+  return upsertComment(gh, o.pr, body, matrix, o.log, quiet2);
+}
+
+// action/src/bench/waves.ts
+import { readFile as readFile6 } from "node:fs/promises";
+async function waveFor(file, flag2, run2) {
+  const { wave, verdict } = await readVerdictWave(file, flag2);
+  const problems = [];
+  const seed = run2.spec.variants?.compare.seed;
+  if (seed !== void 0 && verdict.seed !== void 0 && seed !== verdict.seed)
+    problems.push(`its comparison's seed is ${verdict.seed}, not ${seed}: give --seed ${verdict.seed}`);
+  else if (verdict.spec.hash !== run2.spec.hash)
+    problems.push(
+      `its spec is not ${run2.spec.path} as given here: give the spec and the flags (--seed, --tolerance, \u2026) the design's shards ran with`
+    );
+  const of = verdict.shards?.of;
+  if (run2.shard && of !== void 0 && run2.shard.of !== of)
+    problems.push(
+      `it merged ${of} shard(s), and this is shard ${run2.shard.index}/${run2.shard.of}: give --shard K/${of}`
+    );
+  if (problems.length) throw new InputError(`${flag2} ${file}: ${problems.join("; ")}`);
+  return wave;
+}
+async function readWave(file, flag2) {
+  return (await readVerdictWave(file, flag2)).wave;
+}
+async function readVerdictWave(file, flag2) {
+  let v;
+  try {
+    v = VerdictSchema.safeParse(JSON.parse(await readFile6(file, "utf8"))).data;
+  } catch (e) {
+    const code = e.code;
+    throw new InputError(
+      `${flag2} ${file}: ${code ? `cannot read the file (${code})` : "not JSON"}: give the verdict.json of \`tiperf merge\``
+    );
+  }
+  if (!v)
+    throw new InputError(`${flag2} ${file}: not a tiperf verdict: give the verdict.json of \`tiperf merge\``);
+  const next = v.looks?.next;
+  if (!next)
+    throw new InputError(
+      `${flag2} ${file}: its verdict (${v.verdict}) names no further look (looks.next): every judgement is decided, or no look left could decide it`
+    );
+  return { wave: next, verdict: v };
+}
+function pendingText(next, runners) {
+  return `look ${next.look} follows as a wave of ${runners} shard(s) (tiperf compare --look-of this verdict.json): ${next.cells.map(cellText).join(", ")} again; the check's verdict is the merge of every part after it`;
+}
+async function judgeWaves(w2) {
+  const { parts, result } = w2;
+  const plan = w2.loaded.variants;
+  const { compare: compare3 } = plan;
+  const names = plan.all.map((v) => v.name);
+  const first = parts[0];
+  const whole = scheduleOf(w2.loaded, false, first.shard.seed);
+  const f = whole?.further;
+  if (!whole || !f) return void 0;
+  const waves = Math.max(1, ...parts.map((p) => p.shard.look ?? 1));
+  const allowed = Math.min(compare3.looks, Math.max(w2.maxLooks ?? 1, waves));
+  if (waves > (w2.maxLooks ?? 1))
+    w2.log(`merge: look ${waves}'s wave is among the parts: judged up to look ${allowed}`);
+  if ((w2.maxLooks ?? 1) > compare3.looks)
+    w2.log(
+      `merge: --max-looks ${w2.maxLooks} is more than the spec's compare.looks (${compare3.looks}): up to look ${compare3.looks}`
+    );
+  const design = whole.looks.length;
+  const shares = lookShares(design, compare3.looks);
+  const keys4 = planCells(plan.base.spec).map(
+    (c4) => cellKeyOf({ workload: c4.workload.name, threads: c4.threads })
+  );
+  const taken = new Set(parts.map((p) => p.shard.look ?? 1));
+  const seconds2 = (p) => (Date.parse(p.result.finished_at ?? p.result.started_at) - Date.parse(p.result.started_at)) / 1e3;
+  const lookSeconds = (look) => Math.max(0, ...parts.filter((p) => (p.shard.look ?? 1) === look).map(seconds2));
+  const cellRounds = result.cells.filter((c4) => c4.variant === plan.base.name).length;
+  const looked = await lookAgain({
+    schedule: { ...whole, further: { ...f, looks: allowed - 1 } },
+    names,
+    budget: compare3.budget,
+    log: w2.log,
+    runners: first.shard.of,
+    judge: (look) => {
+      const upTo = lastRoundOf(whole, look < design ? 1 : look - design + 2);
+      const seen = { ...result, cells: result.cells.filter((c4) => c4.round <= upTo) };
+      return judgeFamily(
+        seen,
+        plan.base.spec,
+        plan.base.name,
+        names.slice(1),
+        compare3.confidence,
+        shares.length,
+        shares[look]
+      );
+    },
+    keys: keys4,
+    secondsPerCellRound: () => parts.reduce((s2, p) => s2 + seconds2(p), 0) / Math.max(1, cellRounds),
+    spentSeconds: () => [...taken].reduce((s2, l) => s2 + lookSeconds(l), 0),
+    measured: (look) => taken.has(look),
+    runBlock: async () => {
+    }
+  });
+  const next = looked.next && {
+    look: looked.next.look,
+    cells: [...looked.next.cells].map((i) => cellOfKey(keys4[i]))
+  };
+  const reached = looked.stopped?.startsWith("compare.looks (") ?? false;
+  const capped = allowed < compare3.looks && looked.taken >= allowed && (!looked.stopped || reached);
+  if (next) looked.stopped = pendingText(next, first.shard.of);
+  else if (capped)
+    looked.stopped = `a comparison merged from shards takes its further looks as waves of shards, here up to look ${allowed} (tiperf merge --max-looks; the action's max-looks input)`;
+  return {
+    judged: lookedJudgement(looked),
+    looks: {
+      taken: looked.taken,
+      max: compare3.looks,
+      design,
+      ...looked.stopped ? { stopped: looked.stopped } : {},
+      ...next ? { next } : {}
+    }
+  };
+}
+var cellOfKey = (key2) => {
+  const [, workload, threads] = key2.split("\0");
+  return { workload, threads: Number(threads) };
+};
+
 // action/src/commands/compare/options.ts
 function compareWords(d, r) {
   const words = specWords(d, r);
   const seed = words?.compare?.seed;
-  const shardText = d.get("shard");
-  const shard = shardText === void 0 ? void 0 : r.check(() => parseShard(shardText, d.say("shard")));
-  const login = d.get("accepted-by");
-  const acceptedBy = login === void 0 ? void 0 : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const shard = shardOption(d, r);
+  const acceptedBy = loginOption(d, r);
   const lookOf = r.check(() => fileOption(d, "look-of"));
   const confirms = r.check(() => fileOption(d, "confirms"));
   if (d.get("look-of") && d.get("confirms"))
-    r.refuse(
-      `${d.prefix}${d.say("look-of")} and ${d.say("confirms")}: give one (a further look, or a confirmation)`
-    );
+    r.refuse(`${d.say("look-of")} and ${d.say("confirms")}: give one (a further look, or a confirmation)`);
   return { words, seed, shard, acceptedBy, lookOf, confirms };
 }
 async function compareRequest(d, o) {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const w2 = compareWords(d, r);
   const json2 = d.get("json");
   if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
@@ -69686,12 +69637,12 @@ async function partsOfOne(files) {
 }
 
 // action/src/commands/merge/index.ts
-import { mkdir as mkdir6, readFile as readFile7 } from "node:fs/promises";
-import { dirname as dirname5, join as join13 } from "node:path";
+import { mkdir as mkdir5, readFile as readFile7 } from "node:fs/promises";
+import { dirname as dirname4, join as join13 } from "node:path";
 async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
-    const text3 = await readFile7(join13(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const text3 = await readFile7(join13(dirname4(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
       cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
@@ -69804,7 +69755,7 @@ async function mergeParts(files, opts) {
   const { judged: judged2, looks } = await mergedJudgement(result, parts, loaded, opts);
   const next = looks?.next && !missing.length && !waveMissing.length ? looks.next : void 0;
   const measured = result.cells.filter((c4) => c4.round > 0);
-  await mkdir6(opts.outDir, { recursive: true });
+  await mkdir5(opts.outDir, { recursive: true });
   const resultPath = join13(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
@@ -69907,7 +69858,7 @@ async function mergeNothing(parts, loaded, missing, opts) {
     missing
   );
   opts.log(`merge: ${said}${lost}: nothing to measure: ${why}`);
-  await mkdir6(opts.outDir, { recursive: true });
+  await mkdir5(opts.outDir, { recursive: true });
   const files = await writeVerdictFiles(verdict, opts.outDir, opts.log);
   return {
     verdict,
@@ -69919,7 +69870,7 @@ async function mergeNothing(parts, loaded, missing, opts) {
 }
 
 // action/src/commands/merge/runs.ts
-import { mkdir as mkdir7 } from "node:fs/promises";
+import { mkdir as mkdir6 } from "node:fs/promises";
 import { join as join14 } from "node:path";
 async function readRunPart(given) {
   const file = await partFile(given);
@@ -69981,7 +69932,7 @@ async function mergeRunParts(files, opts) {
     ...missing.length ? { error: "a shard did not complete" } : {},
     cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => at(a4) - at(b10))
   };
-  await mkdir7(opts.outDir, { recursive: true });
+  await mkdir6(opts.outDir, { recursive: true });
   const resultPath = join14(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
@@ -70035,15 +69986,14 @@ async function mergeEither(files, o) {
 
 // action/src/commands/merge/options.ts
 async function mergeRequest(d, parts, o) {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const looksText = d.get("max-looks");
   const maxLooks = looksText === void 0 ? void 0 : Number(looksText);
   if (maxLooks !== void 0 && !(Number.isInteger(maxLooks) && maxLooks >= 1 && maxLooks <= 6))
     r.refuse(
-      `${d.prefix}${d.say("max-looks")} must be a whole number of looks from 1 to 6 (got ${looksText})`
+      `${d.say("max-looks")} must be a whole number of looks from 1 to 6 (got ${JSON.stringify(looksText)})`
     );
-  const login = d.get("accepted-by");
-  const acceptedBy = login === void 0 ? void 0 : r.check(() => parseLogin(login, d.say("accepted-by")));
+  const acceptedBy = loginOption(d, r);
   const json2 = d.get("json");
   if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
   const confirmsFile = d.get("confirms");
@@ -70062,7 +70012,7 @@ async function mergeRequest(d, parts, o) {
 }
 
 // action/src/commands/run/index.ts
-import { dirname as dirname6 } from "node:path";
+import { dirname as dirname5 } from "node:path";
 var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
 async function runSpec(given, opts) {
   const matrix = planCells(given.spec).length;
@@ -70148,7 +70098,7 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
     { result: outcome.result, file: resultPath },
     { confidence: 0.95, force: false }
   );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname6(resultPath), opts.log, [
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname5(resultPath), opts.log, [
     baseline3,
     outcome.result
   ]);
@@ -70185,20 +70135,17 @@ async function execRun(request3, io) {
 
 // action/src/commands/run/options.ts
 async function runRequest(d, o) {
-  const r = new Refusals();
+  const r = new Refusals(d.prefix);
   const words = specWords(d, r);
-  const shardText = d.get("shard");
-  const shard = shardText === void 0 ? void 0 : r.check(() => parseShard(shardText, d.say("shard")));
+  const shard = shardOption(d, r);
   const baseline3 = d.get("baseline");
-  if (shardText !== void 0 && baseline3 !== void 0)
+  if (shard !== void 0 && baseline3 !== void 0)
     r.refuse(
-      `${d.prefix}${d.say("shard")} runs a share of the matrix, which a baseline cannot judge alone: run each shard without ${d.say("baseline")}, then tiperf merge --baseline RESULT PART...`
+      `${d.say("shard")} runs a share of the matrix, which a baseline cannot judge alone: run each shard without ${d.say("baseline")}, then tiperf merge --baseline RESULT PART...`
     );
   const json2 = d.get("json");
   if (json2 !== void 0 && baseline3 === void 0)
-    r.refuse(
-      `${d.prefix}${d.say("json")} is the verdict of ${d.say("baseline")}; give ${d.say("baseline")} RESULT too`
-    );
+    r.refuse(`${d.say("json")} is the verdict of ${d.say("baseline")}; give ${d.say("baseline")} RESULT too`);
   else if (json2 !== void 0) await r.checkAsync(() => checkOutFile(json2, d.say("json")));
   const stored = baseline3 === void 0 ? void 0 : r.check(() => fileOption(d, "baseline"));
   r.done();
@@ -70242,7 +70189,6 @@ export {
   loadSpec,
   parseRepo,
   parsePr,
-  parseLogin,
   flagDoor,
   inputDoor,
   Refusals,
@@ -70250,9 +70196,6 @@ export {
   withSourceBuilds,
   matrixSeconds,
   judgeStored,
-  checkOutFile,
-  parseShard,
-  readWave,
   planRun,
   writePlan,
   TIPERF_VERSION,
@@ -70270,12 +70213,15 @@ export {
   narrowSpec,
   execCompare,
   compareSpec,
-  publishVerdict,
   fileOption,
+  shardOption,
+  loginOption,
   refOption,
   specWords,
   loadWords,
   specFrom,
+  publishVerdict,
+  readWave,
   compareRequest,
   mergeEither,
   mergeRequest,

@@ -42,6 +42,7 @@ import {
   WriteError,
   anyTool,
   childEnv,
+  errnoText,
   findTool,
   firstTool,
   inherited,
@@ -7554,8 +7555,9 @@ async function readProfileText(file, flag) {
 
 // action/src/result/store.ts
 import { randomBytes as randomBytes2 } from "node:crypto";
+import { accessSync, constants, existsSync, realpathSync, statfsSync, statSync } from "node:fs";
 import { mkdir as mkdir2, open, readFile as readFile2, rm as rm2, rmdir, writeFile as writeFile2 } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname as dirname2, join, resolve } from "node:path";
 
 // action/src/result/migrate.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
@@ -7848,6 +7850,61 @@ function newRunId(specName, now = /* @__PURE__ */ new Date()) {
   const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
   return `${stamp}-${specName}-${randomBytes2(2).toString("hex")}`;
 }
+var PSEUDO_FS = {
+  40864: "proc",
+  1650812274: "sysfs",
+  7377: "devpts",
+  2613483: "cgroup",
+  1667723888: "cgroup2",
+  1684170528: "debugfs",
+  1953653091: "tracefs",
+  1935894131: "securityfs",
+  1650812272: "configfs",
+  3405662737: "bpf"
+};
+function nearestExisting(path) {
+  let p = resolve(path);
+  while (!existsSync(p) && dirname2(p) !== p) p = dirname2(p);
+  return p;
+}
+async function checkOutDir(dir, flag = "--out") {
+  const existing = nearestExisting(dir);
+  let real = existing;
+  try {
+    real = realpathSync(existing);
+  } catch {
+  }
+  let fsName;
+  try {
+    fsName = PSEUDO_FS[Number(statfsSync(real).type)];
+  } catch {
+  }
+  if (fsName || /^\/(proc|sys|dev)(\/|$)/.test(real)) {
+    throw new InputError(
+      `${flag} ${dir}: ${real} is on the kernel's ${fsName ?? real.split("/")[1]} filesystem, not a place for results; choose a directory on a disk`
+    );
+  }
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new InputError(`${flag} ${dir}: exists and is not a directory`);
+  try {
+    const missing = [];
+    for (let p = resolve(dir); p !== existing; p = dirname2(p)) missing.unshift(p);
+    if (!statSync(existing).isDirectory()) throw Object.assign(new Error(existing), { code: "ENOTDIR" });
+    accessSync(existing, constants.W_OK | constants.X_OK);
+    for (const p of missing)
+      await mkdir2(p).catch((e) => e.code === "EEXIST" ? void 0 : Promise.reject(e));
+    accessSync(dir, constants.W_OK | constants.X_OK);
+  } catch (e) {
+    const code = e.code;
+    if (code === "ENOSPC" || code === "EDQUOT") throw new WriteError(dir, e);
+    throw new InputError(`${flag} ${dir}: cannot write there: ${errnoText(e)}`);
+  }
+}
+async function checkOutFile(file, flag) {
+  if (existsSync(file) && statSync(file).isDirectory())
+    throw new InputError(`${flag} ${file}: is a directory; give a file name`);
+  await checkOutDir(dirname2(resolve(file)), flag);
+}
 async function writeInPlace(file, text) {
   try {
     const fh = await open(file, "r+");
@@ -7873,6 +7930,7 @@ var RunDir = class _RunDir {
   forget = async () => {
   };
   static async create(outDir, runId) {
+    await checkOutDir(outDir);
     const run = new _RunDir(join(outDir, runId));
     try {
       await mkdir2(join(run.dir, "raw"), { recursive: true });
@@ -7985,21 +8043,21 @@ async function readReport(file, format, check) {
 import { cpus as cpus3 } from "node:os";
 
 // action/src/proc/port.ts
-import { linkSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, readFileSync, renameSync, statSync as statSync2, unlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { basename, join as join2 } from "node:path";
 var TEST_PICKS = [];
 function freePort() {
   const picked = TEST_PICKS.shift();
   if (picked !== void 0) return Promise.resolve(picked);
-  return new Promise((resolve3, reject) => {
+  return new Promise((resolve4, reject) => {
     const srv = createServer();
     srv.unref();
     srv.once("error", reject);
     srv.listen(0, "127.0.0.1", () => {
       const addr = srv.address();
       const port2 = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => resolve3(port2));
+      srv.close(() => resolve4(port2));
     });
   });
 }
@@ -8054,7 +8112,7 @@ function takeOverStale(dir, file) {
   let seen;
   let owner;
   try {
-    seen = statSync(file).ino;
+    seen = statSync2(file).ino;
     owner = Number(readFileSync(file, "utf8").trim());
   } catch {
     return true;
@@ -8066,7 +8124,7 @@ function takeOverStale(dir, file) {
   } catch {
     return false;
   }
-  const same = statSync(aside).ino === seen;
+  const same = statSync2(aside).ino === seen;
   if (!same)
     try {
       linkSync(aside, file);
@@ -8075,11 +8133,11 @@ function takeOverStale(dir, file) {
   unlinkSync(aside);
   return same;
 }
-var bindable = (port2) => new Promise((resolve3) => {
+var bindable = (port2) => new Promise((resolve4) => {
   const srv = createServer();
   srv.unref();
-  srv.once("error", () => resolve3(false));
-  srv.listen(port2, "127.0.0.1", () => srv.close(() => resolve3(true)));
+  srv.once("error", () => resolve4(false));
+  srv.listen(port2, "127.0.0.1", () => srv.close(() => resolve4(true)));
 });
 async function privatePort(o = {}) {
   const picked = TEST_PICKS.shift();
@@ -8641,7 +8699,7 @@ function able(c) {
 }
 
 // action/src/targets/local/cgroup.ts
-import { existsSync } from "node:fs";
+import { existsSync as existsSync2 } from "node:fs";
 import { mkdir as mkdir3, readFile as readFile3, rmdir as rmdir2, writeFile as writeFile3 } from "node:fs/promises";
 import { join as join3 } from "node:path";
 var ROOT = "/sys/fs/cgroup";
@@ -8657,11 +8715,11 @@ function cgroupPrefix(env = inherited()) {
 }
 async function detect() {
   const controllers = join3(ROOT, "cgroup.controllers");
-  if (existsSync(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
+  if (existsSync2(controllers) && (await readFile3(controllers, "utf8")).split(/\s+/).includes("cpu")) {
     return { version: 2, dir: ROOT };
   }
   for (const d of ["cpu", "cpu,cpuacct"]) {
-    if (existsSync(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
+    if (existsSync2(join3(ROOT, d, "cpu.cfs_quota_us"))) return { version: 1, dir: join3(ROOT, d) };
   }
   return void 0;
 }
@@ -8862,14 +8920,14 @@ var localTargetSchema = (kind) => external_exports.strictObject({
 }).transform((t) => ({ ...t, config: t.config ?? {} }));
 
 // action/src/targets/local/server.ts
-import { statfsSync } from "node:fs";
+import { statfsSync as statfsSync2 } from "node:fs";
 import { mkdtemp, rm as rm4 } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join as join7 } from "node:path";
 
 // action/src/observe/procfs.ts
 import { execFileSync } from "node:child_process";
-import { existsSync as existsSync2, readdirSync, readFileSync as readFileSync3 } from "node:fs";
+import { existsSync as existsSync3, readdirSync, readFileSync as readFileSync3 } from "node:fs";
 import { cpus as cpus2 } from "node:os";
 import { join as join5 } from "node:path";
 
@@ -8981,7 +9039,7 @@ function quotaOf(pid) {
     if (q !== void 0 && q > 0 && (tightest === void 0 || q < tightest)) tightest = q;
   };
   const v2 = lines.find((l) => l.startsWith("0::"))?.slice(3);
-  if (v2 !== void 0 && existsSync2("/sys/fs/cgroup/cgroup.controllers")) {
+  if (v2 !== void 0 && existsSync3("/sys/fs/cgroup/cgroup.controllers")) {
     for (let p = v2; ; p = p.slice(0, p.lastIndexOf("/"))) {
       const [max, period] = (read(join5("/sys/fs/cgroup", p, "cpu.max")) ?? "").trim().split(" ");
       if (max && max !== "max") take(Number(max) / Number(period));
@@ -8991,7 +9049,7 @@ function quotaOf(pid) {
   }
   const v1 = lines.map((l) => l.split(":")).find(([, c]) => c?.split(",").includes("cpu"));
   if (!v1) return void 0;
-  const base = ["cpu", "cpu,cpuacct"].map((d) => join5("/sys/fs/cgroup", d)).find((d) => existsSync2(d));
+  const base = ["cpu", "cpu,cpuacct"].map((d) => join5("/sys/fs/cgroup", d)).find((d) => existsSync3(d));
   if (!base) return void 0;
   for (let p = v1[2] ?? "/"; ; p = p.slice(0, p.lastIndexOf("/"))) {
     const quota = Number(read(join5(base, p, "cpu.cfs_quota_us"))?.trim());
@@ -9457,7 +9515,7 @@ var FS_TYPES = {
 };
 function dataDirFacts(dir) {
   try {
-    const st = statfsSync(dir);
+    const st = statfsSync2(dir);
     return {
       path: dir,
       filesystem: FS_TYPES[st.type] ?? `0x${st.type.toString(16)}`,
@@ -9955,7 +10013,7 @@ function mariadbCounters(tsv) {
 }
 
 // action/src/targets/mariadb/server.ts
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { mkdir as mkdir5, rm as rm5 } from "node:fs/promises";
 import { join as join8 } from "node:path";
 var isRoot = () => process.getuid?.() === 0;
@@ -10028,7 +10086,7 @@ var READ_BACK = {
   setting: (key) => `SELECT @@GLOBAL.${asVariable(key)}`
 };
 async function startMariadb(spec, opts) {
-  if (!existsSync3(SERVER())) {
+  if (!existsSync4(SERVER())) {
     throw new RunError(
       `target.kind mariadb: ${SERVER()} not found; install the Debian package mariadb-server`
     );
@@ -10190,12 +10248,12 @@ ${statements}`);
 
 // action/src/targets/postgres/server.ts
 import { execFileSync as execFileSync2 } from "node:child_process";
-import { existsSync as existsSync4, readdirSync as readdirSync2 } from "node:fs";
+import { existsSync as existsSync5, readdirSync as readdirSync2 } from "node:fs";
 import { chown, rm as rm6 } from "node:fs/promises";
 import { join as join9 } from "node:path";
 function postgresBinDirs() {
   const base = "/usr/lib/postgresql";
-  return existsSync4(base) ? readdirSync2(base).filter((v) => existsSync4(join9(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join9(base, v, "bin")) : [];
+  return existsSync5(base) ? readdirSync2(base).filter((v) => existsSync5(join9(base, v, "bin", "postgres"))).sort((a, b) => Number(b) - Number(a)).map((v) => join9(base, v, "bin")) : [];
 }
 function binDir() {
   const [newest] = postgresBinDirs();
@@ -10821,7 +10879,7 @@ function withHosts(profile, c) {
 }
 
 // action/src/targets/tidb/deployments/cluster/index.ts
-import { basename as basename4, dirname as dirname2, join as join13 } from "node:path";
+import { basename as basename4, dirname as dirname3, join as join13 } from "node:path";
 
 // action/src/targets/tidb/config.ts
 import { homedir } from "node:os";
@@ -11339,7 +11397,7 @@ function timersOf(opts, child, onLimit) {
 }
 function runTool(command, args, opts) {
   if (opts.launcher) return runLaunched(opts.launcher, [command, ...args], opts);
-  return new Promise((resolve3) => {
+  return new Promise((resolve4) => {
     const started2 = Date.now();
     const { cmd, argv, remote, header } = invocation(command, args, opts);
     const log = createWriteStream(opts.logFile, { flags: "a" });
@@ -11399,7 +11457,7 @@ function runTool(command, args, opts) {
         ...aborted ? { aborted } : {},
         ...timedOut ? { timedOut } : {}
       };
-      const settle = () => resolve3(writeError ? { ...run, writeError } : run);
+      const settle = () => resolve4(writeError ? { ...run, writeError } : run);
       if (writeError || log.destroyed) return settle();
       log.once("error", settle);
       log.end(settle);
@@ -12099,7 +12157,7 @@ var patchPackage = (binpath, file, role) => [
   "--transform",
   `s|.*|${BUILD_ROLES[role]}|`,
   "--directory",
-  dirname2(binpath),
+  dirname3(binpath),
   basename4(binpath)
 ];
 function switchSteps(plan, d, v, own, add) {
@@ -12753,7 +12811,7 @@ var KubeClient = class {
     const payload = body === void 0 ? void 0 : typeof body === "string" ? body : JSON.stringify(body);
     const timeoutMs = o.timeoutMs ?? 3e4;
     const { url, options, send } = await this.prepare(method, path, payload, { ...o, timeoutMs });
-    return new Promise((resolve3, reject) => {
+    return new Promise((resolve4, reject) => {
       const req = send(url, options, (res) => {
         let text = "";
         res.setEncoding("utf8");
@@ -12771,7 +12829,7 @@ var KubeClient = class {
           if (status >= 200 && status < 300) {
             if (json === void 0)
               reject(new KubeError(status, method, path, `not JSON: ${text.slice(0, 200)}`));
-            else resolve3(json);
+            else resolve4(json);
             return;
           }
           reject(new KubeError(status, method, path, statusMessage(text)));
@@ -12796,7 +12854,7 @@ var KubeClient = class {
       timeoutMs: idleMs,
       accept: "*/*"
     });
-    return new Promise((resolve3, reject) => {
+    return new Promise((resolve4, reject) => {
       const req = send(url, options, (res) => {
         const status = res.statusCode ?? 0;
         res.setEncoding("utf8");
@@ -12810,7 +12868,7 @@ var KubeClient = class {
         }
         req.setTimeout(0);
         res.on("data", (d) => onData(d));
-        res.on("end", () => resolve3());
+        res.on("end", () => resolve4());
         res.on("error", (e) => reject(this.failed(e)));
       });
       const stop = () => req.destroy(new RunError(`Kubernetes API GET ${path}: stopped`));
@@ -13051,11 +13109,11 @@ function loadPodManifest(o) {
 var import_yaml4 = __toESM(require_dist(), 1);
 import { readFileSync as readFileSync4 } from "node:fs";
 import { homedir as homedir3 } from "node:os";
-import { dirname as dirname3, isAbsolute, resolve } from "node:path";
+import { dirname as dirname4, isAbsolute, resolve as resolve2 } from "node:path";
 function kubeconfigPath(given) {
-  if (given) return given.startsWith("~/") ? resolve(homedir3(), given.slice(2)) : resolve(given);
+  if (given) return given.startsWith("~/") ? resolve2(homedir3(), given.slice(2)) : resolve2(given);
   const env = setting("KUBECONFIG")?.split(":").find(Boolean);
-  return env ? resolve(env) : resolve(homedir3(), ".kube", "config");
+  return env ? resolve2(env) : resolve2(homedir3(), ".kube", "config");
 }
 function loadKubeContext(o) {
   const file = kubeconfigPath(o.kubeconfig);
@@ -13081,14 +13139,14 @@ function loadKubeContext(o) {
       `${o.where}: kubeconfig ${file}: context ${name} names cluster ${ctx.cluster}, which has no server`
     );
   const user = raw.users?.find((u) => u.name === ctx.user)?.user ?? {};
-  const base = dirname3(file);
+  const base = dirname4(file);
   const bytes = (data, path) => {
     if (typeof data === "string") return Buffer.from(data, "base64");
-    if (typeof path === "string") return readFileSync4(isAbsolute(path) ? path : resolve(base, path));
+    if (typeof path === "string") return readFileSync4(isAbsolute(path) ? path : resolve2(base, path));
     return void 0;
   };
   const tokenFile = typeof user.tokenFile === "string" ? user.tokenFile : void 0;
-  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync4(isAbsolute(tokenFile) ? tokenFile : resolve(base, tokenFile), "utf8").trim() : void 0;
+  const token = typeof user.token === "string" ? user.token : tokenFile ? readFileSync4(isAbsolute(tokenFile) ? tokenFile : resolve2(base, tokenFile), "utf8").trim() : void 0;
   const exec = user.exec;
   const out = {
     file,
@@ -13841,20 +13899,20 @@ var KUBERNETES = {
 };
 
 // action/src/targets/tidb/counting.ts
-import { existsSync as existsSync5, readFileSync as readFileSync5 } from "node:fs";
+import { existsSync as existsSync6, readFileSync as readFileSync5 } from "node:fs";
 import { link, mkdir as mkdir8, mkdtemp as mkdtemp2, readFile as readFile5, rm as rm7, writeFile as writeFile5 } from "node:fs/promises";
 import { join as join15 } from "node:path";
 
 // action/src/targets/tidb/status-api.ts
 import { get as httpGet, request as httpRequest2 } from "node:http";
 function getBytes(url, timeoutMs = 1e4) {
-  return new Promise((resolve3, reject) => {
+  return new Promise((resolve4, reject) => {
     const answer = (res) => {
       const chunks = [];
       res.on("data", (d) => chunks.push(d));
       res.on(
         "end",
-        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve3(Buffer.concat(chunks))
+        () => (res.statusCode ?? 0) >= 400 ? reject(new Error(`HTTP ${res.statusCode}`)) : resolve4(Buffer.concat(chunks))
       );
     };
     const req = typeof url === "string" ? httpGet(url, { timeout: timeoutMs }, answer) : httpGet({ ...url, timeout: timeoutMs }, answer);
@@ -13871,7 +13929,7 @@ async function getJson(url) {
   }
 }
 function postJson(url, body) {
-  return new Promise((resolve3, reject) => {
+  return new Promise((resolve4, reject) => {
     const req = httpRequest2(
       url,
       { method: "POST", timeout: 1e4, headers: { "content-type": "application/json" } },
@@ -13883,7 +13941,7 @@ function postJson(url, body) {
         });
         res.on(
           "end",
-          () => res.statusCode === 200 ? resolve3() : reject(
+          () => res.statusCode === 200 ? resolve4() : reject(
             new Error(`POST ${url} ${body}: HTTP ${res.statusCode}: ${answer.trim().slice(0, 300)}`)
           )
         );
@@ -13938,14 +13996,14 @@ func init() {
 `;
 function moduleOf(tree) {
   const file = join15(tree, "go.mod");
-  const m = existsSync5(file) ? /^module\s+(\S+)/m.exec(readFileSync5(file, "utf8")) : null;
+  const m = existsSync6(file) ? /^module\s+(\S+)/m.exec(readFileSync5(file, "utf8")) : null;
   if (!m)
     throw new InputError(`target.source.count: ${file} names no module: a counting build needs a Go module`);
   return m[1];
 }
 function countingBuild(tree, count, env) {
   const main = join15(tree, count.main);
-  if (!existsSync5(main))
+  if (!existsSync6(main))
     throw new InputError(
       `target.source.count.main: ${count.main} is not a directory of the checkout (the main package of tidb-server, like cmd/tidb-server)`
     );
@@ -14123,7 +14181,7 @@ import { join as join17 } from "node:path";
 
 // action/src/targets/tidb/deployments/local/server.ts
 import { chmod as chmod2, copyFile as copyFile2, mkdir as mkdir9, readFile as readFile6, rm as rm8 } from "node:fs/promises";
-import { basename as basename5, dirname as dirname4, join as join16 } from "node:path";
+import { basename as basename5, dirname as dirname5, join as join16 } from "node:path";
 function tidbStartFailure(log) {
   const lines = log.split("\n");
   const pick = (level) => lines.filter((l) => l.includes(`[${level}]`)).pop();
@@ -14154,7 +14212,7 @@ async function placeOf(d) {
 }
 async function copyProgram(from, to) {
   await rm8(to, { force: true });
-  await mkdir9(dirname4(to), { recursive: true });
+  await mkdir9(dirname5(to), { recursive: true });
   await copyFile2(from, to);
   await chmod2(to, 493);
 }
@@ -16670,20 +16728,20 @@ import {
   chmodSync,
   closeSync,
   copyFileSync,
-  existsSync as existsSync6,
+  existsSync as existsSync7,
   mkdirSync as mkdirSync2,
   openSync,
   readdirSync as readdirSync3,
   readFileSync as readFileSync6,
-  realpathSync,
+  realpathSync as realpathSync2,
   renameSync as renameSync2,
   rmSync,
-  statSync as statSync2,
+  statSync as statSync3,
   utimesSync,
   writeFileSync as writeFileSync2
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
-import { basename as basename7, isAbsolute as isAbsolute2, join as join22, resolve as resolve2 } from "node:path";
+import { basename as basename7, isAbsolute as isAbsolute2, join as join22, resolve as resolve3 } from "node:path";
 
 // action/src/proc/git.ts
 async function git(repo, args, timeoutMs = 12e4) {
@@ -16744,11 +16802,11 @@ function unseenOnUnistore(files, goModDiff = "") {
 
 // action/src/targets/tidb/source.ts
 function buildsRoot(env = inherited()) {
-  if (env.TIPERF_BUILDS) return resolve2(env.TIPERF_BUILDS);
+  if (env.TIPERF_BUILDS) return resolve3(env.TIPERF_BUILDS);
   return join22(env.XDG_CACHE_HOME || join22(homedir4(), ".cache"), "tiperf", "builds");
 }
 function treeDir(path, root = buildsRoot()) {
-  const real = realpathSync(path);
+  const real = realpathSync2(path);
   return join22(root, `${basename7(real)}-${createHash("sha256").update(real).digest("hex").slice(0, 10)}`);
 }
 function buildKey(commit, src) {
@@ -16777,7 +16835,7 @@ async function gitStep(path, args, what) {
   if (r.code !== 0) throw new RunError(`${what}: git ${args.join(" ")} failed: ${r.err}`);
 }
 async function resolveCommit(path, ref, key = "target.source.ref") {
-  if (!existsSync6(path)) throw new InputError(`target.source.path: ${path} does not exist`);
+  if (!existsSync7(path)) throw new InputError(`target.source.path: ${path} does not exist`);
   if ((await git(path, ["rev-parse", "--show-toplevel"])).code !== 0)
     throw new InputError(`target.source.path: ${path} is not a git repository`);
   const c = await commitAt(path, ref);
@@ -16792,7 +16850,7 @@ function buildEnv(src) {
 }
 function keptBuild(path, commit, src) {
   const file = join22(treeDir(path), buildKey(commit, src), "tidb-server");
-  return existsSync6(file) ? file : void 0;
+  return existsSync7(file) ? file : void 0;
 }
 function sizeBytes(size) {
   const m = /^(\d+(?:\.\d+)?)([MG])$/.exec(size);
@@ -16801,11 +16859,11 @@ function sizeBytes(size) {
 }
 var inUse = /* @__PURE__ */ new Set();
 function pruneBuilds(dir, cap) {
-  if (!existsSync6(dir)) return [];
-  const builds = readdirSync3(dir).map((name) => join22(dir, name)).filter((d) => existsSync6(join22(d, "build.json")) && existsSync6(join22(d, "tidb-server"))).map((d) => ({
+  if (!existsSync7(dir)) return [];
+  const builds = readdirSync3(dir).map((name) => join22(dir, name)).filter((d) => existsSync7(join22(d, "build.json")) && existsSync7(join22(d, "tidb-server"))).map((d) => ({
     d,
-    used: statSync2(join22(d, "build.json")).mtimeMs,
-    bytes: readdirSync3(d).reduce((n, f) => n + statSync2(join22(d, f)).size, 0)
+    used: statSync3(join22(d, "build.json")).mtimeMs,
+    bytes: readdirSync3(d).reduce((n, f) => n + statSync3(join22(d, f)).size, 0)
   })).sort((a, b) => a.used - b.used);
   let total = builds.reduce((n, b) => n + b.bytes, 0);
   const removed = [];
@@ -16870,7 +16928,7 @@ async function buildAt(src, commit, opts) {
   const out = join22(dir, buildKey(commit, src));
   const binary = join22(out, "tidb-server");
   const logFile = join22(out, "build.log");
-  if (existsSync6(binary)) {
+  if (existsSync7(binary)) {
     const info = JSON.parse(readFileSync6(join22(out, "build.json"), "utf8"));
     opts.log(`build ${commit.slice(0, 10)}: kept from an earlier build (${binary})`);
     inUse.add(binary);
@@ -16882,7 +16940,7 @@ async function buildAt(src, commit, opts) {
   const unlock = lock(dir);
   try {
     const tree = join22(dir, "checkout");
-    if (!existsSync6(join22(tree, ".git"))) {
+    if (!existsSync7(join22(tree, ".git"))) {
       rmSync(tree, { recursive: true, force: true });
       await gitStep(src.path, ["worktree", "prune"], "the build checkout");
       await gitStep(src.path, ["worktree", "add", "--detach", "--force", tree, commit], "the build checkout");
@@ -16904,7 +16962,7 @@ ${tail}`,
         commit
       );
     const made = join22(tree, src.binary);
-    if (!existsSync6(made))
+    if (!existsSync7(made))
       throw new BuildFailed(
         `build of ${commit.slice(0, 10)}: ${src.build.join(" ")} exited 0 but left no ${src.binary} (target.source.binary) in the checkout; its log: ${logFile}`,
         commit
@@ -17290,6 +17348,7 @@ export {
   TargetInfoSchema,
   CostSchema,
   newRunId,
+  checkOutFile,
   RunDir,
   writeResult,
   readModel,
