@@ -84,7 +84,7 @@ async function one(runners: number, gh: FakeGitHub) {
           ? {
               role: step.role,
               candidate: shas.indexOf(step.candidate.commit),
-              kind: step.kind,
+              mark: step.mark,
               benchmark_seconds: step.attempts.reduce(
                 (t: number, a: { benchmark_seconds: number }) => t + a.benchmark_seconds,
                 0,

@@ -103,7 +103,7 @@ async function main(): Promise<void> {
         looks_by_step: r.steps.map((s) => ({
           role: s.role,
           candidate: shas.indexOf(s.candidate.commit),
-          kind: s.kind,
+          mark: s.mark,
           looks: s.attempts.map((a) => ({
             rounds: a.rounds,
             verdict: a.verdict,
@@ -118,7 +118,7 @@ async function main(): Promise<void> {
         steps_by_round: [...new Set(r.steps.map((s) => s.round))].map((round) =>
           r.steps
             .filter((s) => s.round === round)
-            .map((s) => `${s.role} ${shas.indexOf(s.candidate.commit)}: ${s.kind} (runner ${s.runner})`),
+            .map((s) => `${s.role} ${shas.indexOf(s.candidate.commit)}: ${s.mark} (runner ${s.runner})`),
         ),
       });
     }

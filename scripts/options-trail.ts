@@ -99,7 +99,7 @@ export function optionsTrail(file: string, fn: string, param = "opts", program?:
       ts.isIdentifier(inner) || ts.isPropertyAccessExpression(inner)
         ? tracked.get(symbolOf(inner) as ts.Symbol)
         : undefined;
-    if (held === "all" || (held && held.size)) return held;
+    if (held === "all" || held?.size) return held;
     if (ts.isObjectLiteralExpression(inner)) {
       const fields = new Set<string>();
       const gather = (o: ts.Node): undefined => {

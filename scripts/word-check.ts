@@ -1,9 +1,10 @@
 // One word per idea: `kind` means a target kind (mariadb, postgres, tidb, and the TiDB targets a
 // run records: tidb-server, tidb-playground, tidb-cluster, tidb-operator). Every property named
 // `kind` in action/src whose values are words (string literals, a union of them, a zod enum or
-// literal) may hold only those. Two uses are not tiperf's to rename: a Kubernetes object's `kind`
-// (the API's own word, beside its `apiVersion`), and the fields of stored files listed in
-// STORED, which change name only with their file's next format version.
+// literal) may hold only those. One use is not tiperf's to rename: a Kubernetes object's `kind`
+// (the API's own word, beside its `apiVersion`). (Stored files that named other ideas `kind`, a
+// verdict's hints, profiles and readings and a bisect report's steps, renamed them in verdict.json
+// version 2 and bisect.json version 3; older files are migrated on read.)
 //
 //   node --import tsx scripts/word-check.ts
 import { readdirSync, statSync } from "node:fs";
@@ -19,20 +20,6 @@ export const TARGET_WORDS = [
   "tidb-cluster",
   "tidb-operator",
 ];
-
-/**
- * Fields of stored formats named `kind` in another sense, by file and their words: verdict.json's
- * profiles, hints and readings, bisect.json's steps. Each goes with its format's next version.
- */
-export const STORED: Record<string, string[]> = {
-  "action/src/compare/verdict.ts": ["cpu", "alloc", "stmts"],
-  "action/src/observe/profile-diff.ts": ["cpu", "alloc", "stmts"],
-  "action/src/commands/compare/profiles.ts": ["cpu", "alloc", "stmts"],
-  "action/src/observe/hints.ts": ["load", "server", "machine", "none"],
-  "action/src/compare/reading.ts": ["costlier", "same-work", "hidden", "cheaper", "none", "undecided"],
-  "action/src/compare/bisection.ts": ["bad", "good", "unknown", "skip"],
-  "action/src/commands/bisect/index.ts": ["bad", "good", "unknown", "skip"],
-};
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((n) => {
@@ -79,7 +66,7 @@ export function kindMisuses(root = "action/src", only?: string[]): string[] {
           ts.isObjectLiteralExpression(parent) &&
           parent.properties.some((p) => p.name?.getText(src) === "apiVersion");
         const held = words(checker, node);
-        const allowed = new Set([...TARGET_WORDS, ...(STORED[rel] ?? [])]);
+        const allowed = new Set(TARGET_WORDS);
         const wrong = held.filter((w) => !allowed.has(w));
         if (!kubernetes && wrong.length) {
           const line = src.getLineAndCharacterOfPosition(node.getStart(src)).line + 1;

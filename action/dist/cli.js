@@ -64,7 +64,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-WR6L5LSY.js";
+} from "./chunk-AUVMPFQP.js";
 import {
   reapLedger
 } from "./chunk-34NYA5CN.js";
@@ -601,8 +601,10 @@ function leftoversMarkdown(r) {
 `;
 }
 
-// action/src/compare/bisection.ts
+// action/src/compare/bisect-read.ts
 import { readFile } from "node:fs/promises";
+
+// action/src/compare/bisection.ts
 function searchRounds(commits, width = 1) {
   let range = Math.max(1, commits);
   let rounds = 0;
@@ -651,11 +653,11 @@ async function bisectSearch(n, measure, width = 1) {
     if (candidates.length === 0)
       return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi, onlySkipped: true });
     round2++;
-    const kinds = await Promise.all(
+    const marks = await Promise.all(
       candidates.map((i, k) => measure(i, 0, "search", { round: round2, runner: k + 1 }))
     );
-    const answers = candidates.map((i, k) => [i, kinds[k]]);
-    for (const [i, kind] of answers) if (kind === "skip") skipped.add(i);
+    const answers = candidates.map((i, k) => [i, marks[k]]);
+    for (const [i, mark] of answers) if (mark === "skip") skipped.add(i);
     const next = narrowed(lo, hi, answers);
     if (next.unknown !== void 0)
       return done({ outcome: "inconclusive", lastGood: next.lo, firstBad: next.hi, at: next.unknown });
@@ -667,7 +669,7 @@ async function bisectSearch(n, measure, width = 1) {
   if (confirm === "good") return done({ outcome: "not-confirmed", lastGood: lo, firstBad: hi });
   return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi });
 }
-function stepKind(cells, watched, badEnd) {
+function stepMark(cells, watched, badEnd) {
   const keys = watched ? new Set(watched.map(stepCellKey)) : void 0;
   const mine = cells.filter((c) => !keys || keys.has(stepCellKey(c)));
   if (mine.length === 0) return "unknown";
@@ -690,7 +692,7 @@ var stepCellKey = (c) => `${c.workload}\0${c.threads}\0${c.metric}`;
 var BISECT_FORMAT = "tiperf.bisect";
 var CommitSchema = external_exports.strictObject({ commit: external_exports.string(), subject: external_exports.string() });
 var AttemptSchema = external_exports.strictObject({
-  kind: external_exports.enum(["bad", "good", "unknown"]),
+  mark: external_exports.enum(["bad", "good", "unknown"]),
   verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
   rounds: external_exports.number().int(),
   benchmark_seconds: external_exports.number(),
@@ -703,7 +705,7 @@ var BisectStepSchema = external_exports.strictObject({
   candidate: CommitSchema,
   against: CommitSchema,
   /** skip: the candidate did not build (no attempts; `skip_reason` says why), gone round as git bisect skip does. */
-  kind: external_exports.enum(["bad", "good", "unknown", "skip"]),
+  mark: external_exports.enum(["bad", "good", "unknown", "skip"]),
   skip_reason: external_exports.string().optional(),
   attempts: external_exports.array(AttemptSchema),
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
@@ -719,10 +721,13 @@ var OpenRangeSchema = external_exports.strictObject({
   through: CommitSchema,
   candidates: external_exports.number().int()
 });
-var BISECT_VERSION = 2;
+var BISECT_VERSION = 3;
 var BisectReportSchema = external_exports.strictObject({
   format: external_exports.literal(BISECT_FORMAT),
-  /** 2: first_bad/last_good only when found; an undecided or unconfirmed search has open_range. */
+  /**
+   * 2: first_bad/last_good only when found; an undecided or unconfirmed search has open_range.
+   * 3: a step's and an attempt's `kind` is its `mark` (bad, good, unknown, skip).
+   */
   version: external_exports.literal(BISECT_VERSION),
   created_at: external_exports.string(),
   spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string() }),
@@ -807,10 +812,30 @@ var BisectReportSchema = external_exports.strictObject({
       `unconfirmed_candidate is set exactly when outcome is not-confirmed (outcome ${r.outcome})`
     );
 });
+function roundWaits(steps) {
+  const seconds3 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum2, a) => sum2 + a.benchmark_seconds, 0);
+  const longest = /* @__PURE__ */ new Map();
+  for (const s of steps) longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds3(s)));
+  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+  return { alone: sum(steps.map(seconds3)), atOnce: sum([...longest.values()]) };
+}
+
+// action/src/compare/bisect-read.ts
 function migrateBisect(doc) {
-  if (doc.version !== 1) return doc;
+  return marked(doc.version === 1 ? rangeOpened(doc) : doc);
+}
+function marked(doc) {
+  if (doc.version !== 2) return doc;
+  const mark = ({ kind, ...rest }) => kind === void 0 ? rest : { ...rest, mark: kind };
+  const steps = Array.isArray(doc.steps) ? doc.steps.map((st) => ({
+    ...mark(st),
+    ...Array.isArray(st.attempts) ? { attempts: st.attempts.map(mark) } : {}
+  })) : doc.steps;
+  return { ...doc, version: 3, ...doc.steps !== void 0 ? { steps } : {} };
+}
+function rangeOpened(doc) {
   const { first_bad, last_good, ...rest } = doc;
-  const out = { ...rest, version: BISECT_VERSION };
+  const out = { ...rest, version: 2 };
   if (doc.outcome === "found") Object.assign(out, { first_bad, last_good });
   else if ((doc.outcome === "inconclusive" || doc.outcome === "not-confirmed") && first_bad && last_good) {
     const commits = doc.commits ?? [];
@@ -825,6 +850,10 @@ function migrateBisect(doc) {
   }
   return out;
 }
+function parseBisect(raw) {
+  const doc = raw !== null && typeof raw === "object" ? migrateBisect(raw) : raw;
+  return BisectReportSchema.safeParse(doc);
+}
 async function readBisect(file) {
   let doc;
   try {
@@ -833,16 +862,9 @@ async function readBisect(file) {
     return void 0;
   }
   if (doc?.format !== BISECT_FORMAT) return void 0;
-  const parsed = BisectReportSchema.safeParse(migrateBisect(doc));
+  const parsed = parseBisect(doc);
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
-}
-function roundWaits(steps) {
-  const seconds3 = (s) => (s.build_seconds ?? 0) + s.attempts.reduce((sum2, a) => sum2 + a.benchmark_seconds, 0);
-  const longest = /* @__PURE__ */ new Map();
-  for (const s of steps) longest.set(s.round ?? 0, Math.max(longest.get(s.round ?? 0) ?? 0, seconds3(s)));
-  const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-  return { alone: sum(steps.map(seconds3)), atOnce: sum([...longest.values()]) };
 }
 
 // action/src/history/changepoints.ts
@@ -1288,7 +1310,7 @@ function judged(r, step) {
   return mine.length ? mine : last.cells;
 }
 function headlineCell(r) {
-  const step = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad") ?? r.steps[0];
+  const step = [...r.steps].reverse().find((s) => s.role === "confirm" && s.mark === "bad") ?? r.steps[0];
   if (!step) return void 0;
   const worse = (c) => c.change === null ? 0 : c.better === "higher" ? -c.change : c.change;
   return judged(r, step).filter((c) => c.verdict === "regression").sort((a, b) => worse(b) - worse(a))[0];
@@ -1313,7 +1335,7 @@ function prOf(subject) {
   return n ? Number(n) : void 0;
 }
 function botTable(r, good, bad) {
-  const confirm = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad");
+  const confirm = [...r.steps].reverse().find((s) => s.role === "confirm" && s.mark === "bad");
   if (!confirm) return [];
   const cells = judged(r, confirm);
   if (!cells.length) return [];
@@ -1363,7 +1385,7 @@ function bisectMarkdown(r) {
   );
   const where = (s) => r.runners && s.round ? ` \xB7 round ${s.round}, runner ${s.runner}` : "";
   r.steps.forEach((s, i) => {
-    if (s.kind === "skip")
+    if (s.mark === "skip")
       out.push(
         `| ${i + 1} | ${s.role}${where(s)} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | | | | did not build | skip | |`
       );
@@ -1372,7 +1394,7 @@ function bisectMarkdown(r) {
       const delta = cells.map((c) => pct(c.change)).join(" / ");
       const ci = cells.map((c) => ciText(c)).join(" / ");
       out.push(
-        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${where(s)}${k ? " (re-measure)" : ""} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== void 0 ? s.build_seconds.toFixed(0) : ""} |`
+        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${where(s)}${k ? " (re-measure)" : ""} | \`${short2(s.candidate)}\` ${md(s.candidate.subject)} | \`${short2(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.mark} | ${k === 0 && s.build_seconds !== void 0 ? s.build_seconds.toFixed(0) : ""} |`
       );
     });
   });
@@ -1694,7 +1716,7 @@ function pinnedRefs(dir, good, bad) {
     return void 0;
   }
   for (const file of files) {
-    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = parseBisect(JSON.parse(readFileSync(file, "utf8")));
     const refs = parsed.success ? parsed.data.part?.refs : void 0;
     if (parsed.success && refs?.good === good && refs.bad === bad)
       return { good: parsed.data.good.commit, bad: parsed.data.bad.commit };
@@ -1730,7 +1752,7 @@ function readParts(dir, expect, before = Number.POSITIVE_INFINITY) {
     throw new InputError(`tiperf bisect: --parts ${dir}: ${e.message}`);
   }
   for (const file of files) {
-    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = parseBisect(JSON.parse(readFileSync(file, "utf8")));
     if (!parsed.success || !parsed.data.part) continue;
     const p = parsed.data;
     const part = p.part;
@@ -1794,7 +1816,7 @@ async function legOutcome(b, share, stop, log2) {
   const ended = !stop || stop.role === "confirm" && stop.slot.round === share.round;
   const where = `round ${share.round}, runner ${share.runner} of ${report.runners ?? 1}`;
   report.notes.push(
-    measured ? `${where}: measured ${measured.candidate.commit.slice(0, 10)} against ${measured.against.commit.slice(0, 10)} (${measured.role}): ${measured.kind}` : stop ? `${where}: the search gives this runner no candidate in this round` : `${where}: the search had ended before this round: nothing to measure`
+    measured ? `${where}: measured ${measured.candidate.commit.slice(0, 10)} against ${measured.against.commit.slice(0, 10)} (${measured.role}): ${measured.mark}` : stop ? `${where}: the search gives this runner no candidate in this round` : `${where}: the search had ended before this round: nothing to measure`
   );
   Object.assign(report, {
     steps: mine,
@@ -1831,8 +1853,8 @@ async function unfinishedOutcome(b, stop, legs, maxRounds, log2) {
   }
   const index = (s) => r.commits.findIndex((c) => c.commit === s.candidate.commit);
   const search = report.steps.filter((s) => s.role !== "confirm");
-  const lo = Math.max(0, ...search.filter((s) => s.kind === "good").map(index));
-  const hi = Math.min(r.commits.length - 1, ...search.filter((s) => s.kind === "bad").map(index));
+  const lo = Math.max(0, ...search.filter((s) => s.mark === "good").map(index));
+  const hi = Math.min(r.commits.length - 1, ...search.filter((s) => s.mark === "bad").map(index));
   report.outcome = "inconclusive";
   report.open_range = { after: at(lo), through: at(hi), candidates: hi - lo };
   report.notes.push(
@@ -2064,9 +2086,9 @@ ${plan.refusals.join("\n")}`);
     report.rounds = step.round;
     report.benchmark_seconds += attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
     report.build_seconds += step.build_seconds ?? 0;
-    if (role === "check" && step.kind === "bad")
+    if (role === "check" && step.mark === "bad")
       this.watch((attempts.at(-1)?.cells ?? []).filter((c) => c.verdict === "regression"));
-    return step.kind;
+    return step.mark;
   }
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
   measure(i, j, role, slot) {
@@ -2079,7 +2101,7 @@ ${plan.refusals.join("\n")}`);
     const { o, report } = this;
     const candidate = this.r.commits[i];
     const against = this.r.commits[j];
-    const step = { role, candidate, against, kind: "unknown", attempts: [], ...slot };
+    const step = { role, candidate, against, mark: "unknown", attempts: [], ...slot };
     report.rounds = slot.round;
     report.steps.push(step);
     let spent = 0;
@@ -2102,11 +2124,11 @@ ${plan.refusals.join("\n")}`);
       spent += last;
       await this.save();
       o.log(
-        `bisect step ${report.steps.length}: ${step.kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`
+        `bisect step ${report.steps.length}: ${step.mark} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`
       );
-      if (step.kind !== "unknown") break;
+      if (step.mark !== "unknown") break;
     }
-    return step.kind;
+    return step.mark;
   }
   /**
    * Whether an undecided step looks again: always without a step budget, else only when the next
@@ -2130,7 +2152,7 @@ ${plan.refusals.join("\n")}`);
       done = await withSourceBuilds(spec, this.o);
     } catch (e) {
       if (!(e instanceof BuildFailed) || e.commit !== step.candidate.commit || step.role === "check") throw e;
-      step.kind = "skip";
+      step.mark = "skip";
       step.skip_reason = e.message.split("\n")[0];
       await this.save();
       this.o.log(
@@ -2146,9 +2168,9 @@ ${plan.refusals.join("\n")}`);
   /** An attempt's comparison, judged as a bisect asks: like the good end, or like the bad end. */
   recordAttempt(step, outcome) {
     const { verdict } = outcome;
-    const kind = stepKind(verdict.cells, this.watched, step.role === "check" ? void 0 : this.badEnd);
+    const mark = stepMark(verdict.cells, this.watched, step.role === "check" ? void 0 : this.badEnd);
     step.attempts.push({
-      kind,
+      mark,
       verdict: verdict.verdict,
       rounds: verdict.rounds,
       benchmark_seconds: verdict.benchmark_seconds,
@@ -2156,8 +2178,8 @@ ${plan.refusals.join("\n")}`);
       cells: verdict.cells
     });
     this.report.benchmark_seconds += verdict.benchmark_seconds;
-    step.kind = kind;
-    if (step.role === "check" && kind === "bad")
+    step.mark = mark;
+    if (step.role === "check" && mark === "bad")
       this.watch(verdict.cells.filter((c) => c.verdict === "regression"));
   }
   /** The bad end's regressed cells: watched by every later step, each one's change its yardstick. */
@@ -2336,7 +2358,7 @@ async function cmdBisect(args, signal) {
   if (outcome.leg) {
     const m = outcome.leg.measured;
     process.stdout.write(
-      `${m ? `measured ${m.candidate.commit} ${m.kind}` : "idle"}
+      `${m ? `measured ${m.candidate.commit} ${m.mark}` : "idle"}
 ${outcome.leg.ended ? "ended\n" : ""}`
     );
     return outcome.exitCode;
@@ -2690,7 +2712,7 @@ async function acceptancesBetween(gh, repo, from, to) {
 }
 async function markAccepted(report, lookup) {
   const ranges = /* @__PURE__ */ new Map();
-  const marked = [];
+  const marked2 = [];
   for (const f of report.files)
     for (const s of f.series)
       for (const p of s.points) {
@@ -2700,9 +2722,9 @@ async function markAccepted(report, lookup) {
         const accepted = acceptanceFor(s, p, await ranges.get(key2));
         if (!accepted) continue;
         p.accepted = accepted;
-        marked.push({ series: `${s.workload} threads=${s.threads} ${s.metric}`, point: p });
+        marked2.push({ series: `${s.workload} threads=${s.threads} ${s.metric}`, point: p });
       }
-  return marked;
+  return marked2;
 }
 
 // action/src/history/html.ts
@@ -2820,13 +2842,13 @@ async function cmdHistory(args) {
 async function markAcceptedIn(report, value) {
   const repo = parseRepo(value, "--accepted-in");
   const gh = githubClient(githubToken("history check --accepted-in"), apiUrl(), log);
-  const marked = await markAccepted(
+  const marked2 = await markAccepted(
     report,
     (from, to) => untilDeadline(gh, acceptancesBetween(gh, repo, from, to)).catch((e) => {
       throw requestFailure(gh, e, `cannot read the pull requests merged in ${value} from ${from} to ${to}`);
     })
   );
-  for (const m of marked)
+  for (const m of marked2)
     log(
       `history: ${m.series}: the change point at run ${m.point.run_id} was accepted by ${m.point.accepted?.by} in #${m.point.accepted?.pr} (perf-regression-expected): not raised`
     );

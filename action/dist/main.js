@@ -4,7 +4,6 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   Refusals,
-  VerdictSchema,
   compareRequest,
   execCompare,
   execRun,
@@ -16,13 +15,14 @@ import {
   mergeRequest,
   parsePr,
   parseRepo,
+  parseVerdict,
   publishVerdict,
   refOption,
   runRequest,
   shardOption,
   specFrom,
   specWords
-} from "./chunk-WR6L5LSY.js";
+} from "./chunk-AUVMPFQP.js";
 import {
   getInput,
   info,
@@ -228,7 +228,7 @@ async function producePublish({ inputs }) {
   } catch (e) {
     throw new InputError(`${inputs.verdictFrom} is not JSON (${e.message})`);
   }
-  const parsed = VerdictSchema.safeParse(raw);
+  const parsed = parseVerdict(raw);
   if (!parsed.success)
     throw new InputError(
       `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`
@@ -273,7 +273,7 @@ function partsProvenance(parts) {
     const file = join(dirname(part), "verdict.json");
     let p;
     try {
-      p = VerdictSchema.parse(JSON.parse(readFileSync2(file, "utf8"))).provenance;
+      p = parseVerdict(JSON.parse(readFileSync2(file, "utf8"))).data?.provenance;
     } catch {
       return void 0;
     }

@@ -1,6 +1,6 @@
 import type { CellJudgement } from "../../action/src/compare/judge.ts";
 import { overallVerdict } from "../../action/src/compare/judge.ts";
-import type { Verdict } from "../../action/src/compare/verdict.ts";
+import { VERDICT_VERSION, type Verdict } from "../../action/src/compare/verdict.ts";
 
 export interface VerdictShape {
   workloads?: string[];
@@ -70,7 +70,7 @@ export function syntheticVerdict(shape: VerdictShape = {}): Verdict {
   });
   return {
     format: "tiperf.verdict",
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: overallVerdict(cells),
     created_at: "2026-11-21T10:00:00.000Z",
     spec: { name: "pr", path: "workloads/pr.yaml", hash: "b".repeat(64) },

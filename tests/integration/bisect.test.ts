@@ -114,10 +114,10 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
       const last = s.attempts.at(-1);
       const c = last.cells[0];
       if (s.role === "check") assert.equal(c.verdict, "regression");
-      else if (s.kind === "bad") assert.ok(c.ci[1] < halfway, `bad step's interval ${c.ci} past ${halfway}`);
-      if (s.kind === "good") assert.ok(c.ci[0] > halfway, `good step's interval ${c.ci} short of ${halfway}`);
+      else if (s.mark === "bad") assert.ok(c.ci[1] < halfway, `bad step's interval ${c.ci} past ${halfway}`);
+      if (s.mark === "good") assert.ok(c.ci[0] > halfway, `good step's interval ${c.ci} short of ${halfway}`);
       const bad = shas.indexOf(s.candidate.commit) >= 11;
-      assert.equal(s.kind, bad ? "bad" : "good", `step on ${shas.indexOf(s.candidate.commit)}`);
+      assert.equal(s.mark, bad ? "bad" : "good", `step on ${shas.indexOf(s.candidate.commit)}`);
     }
     assert.ok(r.step_confidence > 0.99 && r.step_confidence < 1, `${r.step_confidence}`);
     const id = readdirSync(out).find((d) => d.startsWith("bisect-")) as string;

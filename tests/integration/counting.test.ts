@@ -172,7 +172,7 @@ describe("a counting build: Go statements executed, read over its socket", () =>
       for (let i = 0; i < 30; i++) await fetchOp(addr, 10);
       const after = await counters.functions();
       const costs = functionCosts(statementsProfile(windowStatements(before, after, 1000)));
-      assert.equal(costs.kind, "stmts");
+      assert.equal(costs.measures, "stmts");
       // 30 × Loop(10): 14 statements each; the handler (a literal, counted in main) 2 a request
       assert.equal(costs.flat.get("example.com/counted/work.Loop"), 30 * 14);
       assert.equal(costs.flat.get("example.com/counted/cmd/server.main"), 30 * 2);

@@ -183,10 +183,10 @@ metrics: {tps: {tolerance: 5%}}
     const verdict = JSON.parse(readFileSync(join(runDir, "verdict.json"), "utf8"));
     // per side tidb-server's CPU profile and its allocations over the same seconds
     assert.deepEqual(
-      verdict.profiles.map((p: { variant: string; component: string; kind?: string }) => [
+      verdict.profiles.map((p: { variant: string; component: string; measures?: string }) => [
         p.variant,
         p.component,
-        p.kind ?? "cpu",
+        p.measures ?? "cpu",
       ]),
       [
         ["base", "tidb-server", "cpu"],
@@ -196,7 +196,7 @@ metrics: {tps: {tolerance: 5%}}
       ],
     );
     for (const p of verdict.profiles) {
-      const alloc = p.kind === "alloc";
+      const alloc = p.measures === "alloc";
       assert.match(
         p.file,
         alloc

@@ -12,11 +12,12 @@ import {
   spreadSearch,
 } from "../../action/src/commands/bisect/rounds.ts";
 import {
+  BISECT_VERSION,
   type BisectReport,
   BisectReportSchema,
   type BisectStep,
   bisectSearch,
-  type StepKind,
+  type StepMark,
 } from "../../action/src/compare/bisection.ts";
 import { InputError } from "../../action/src/errors.ts";
 import { tempDir } from "../helpers/real.ts";
@@ -32,7 +33,7 @@ function bisection(dir: string, n: number, firstBad: number, runners: number) {
   mkdirSync(dir, { recursive: true });
   const report: BisectReport = {
     format: "tiperf.bisect",
-    version: 2,
+    version: BISECT_VERSION,
     created_at: "2026-12-06T00:00:00Z",
     spec: { name: "rounds", path: "spec.yaml" },
     mode: "config",
@@ -52,7 +53,7 @@ function bisection(dir: string, n: number, firstBad: number, runners: number) {
     build_seconds: 0,
     notes: [],
   };
-  const kindAt = (i: number): StepKind => (i >= firstBad ? "bad" : "good");
+  const kindAt = (i: number): StepMark => (i >= firstBad ? "bad" : "good");
   let measured = 0;
   let found: Awaited<ReturnType<typeof bisectSearch>> | undefined;
   const b: SpreadSearch & { measured: () => number; found: () => typeof found } = {
@@ -74,7 +75,7 @@ function bisection(dir: string, n: number, firstBad: number, runners: number) {
         role,
       );
       report.steps.push(rec.step);
-      return rec.step.kind;
+      return rec.step.mark;
     },
     async measure(i, j, role, slot) {
       measured++;
@@ -86,9 +87,9 @@ function bisection(dir: string, n: number, firstBad: number, runners: number) {
         role,
         candidate: commits[i] as BisectStep["candidate"],
         against: commits[j] as BisectStep["against"],
-        kind,
+        mark: kind,
         attempts: [
-          { kind, verdict: "pass", rounds: 1, benchmark_seconds: 10, run_dir: "steps/x", cells: [] },
+          { mark: kind, verdict: "pass", rounds: 1, benchmark_seconds: 10, run_dir: "steps/x", cells: [] },
         ],
         ...slot,
       };
@@ -150,8 +151,8 @@ describe("bisect spread over runners: rounds as jobs, each leg replaying the par
       const direct = await bisectSearch(31, (i, j, role, slot) => alone.measure(i, j, role, slot), 3);
       assert.equal(found?.rounds, direct.rounds, `rounds for first bad ${firstBad}`);
       assert.deepEqual(
-        last.report.steps.map((s) => [s.round, s.runner, s.candidate.commit, s.kind]),
-        alone.report.steps.map((s) => [s.round, s.runner, s.candidate.commit, s.kind]),
+        last.report.steps.map((s) => [s.round, s.runner, s.candidate.commit, s.mark]),
+        alone.report.steps.map((s) => [s.round, s.runner, s.candidate.commit, s.mark]),
       );
       // no candidate measured twice; every leg measured at most one step, idle legs said so
       assert.equal(

@@ -11,20 +11,21 @@ import {
   nextLookFits,
   stepConfidence,
 } from "../../action/src/compare/bisect-budget.ts";
+import { readBisect } from "../../action/src/compare/bisect-read.ts";
 import {
+  BISECT_VERSION,
   type BisectReport,
   BisectReportSchema,
   bisectSearch,
   midpoint,
   nextCandidate,
   nextCandidates,
-  readBisect,
   type Slot,
   type StepCell,
-  type StepKind,
+  type StepMark,
   searchRounds,
   stepCellKey,
-  stepKind,
+  stepMark,
 } from "../../action/src/compare/bisection.ts";
 import { bisectRange } from "../../action/src/history/check.ts";
 import { bisectIssue, bisectMarkdown, bisectTitle, prOf } from "../../action/src/report/bisect.ts";
@@ -34,7 +35,7 @@ import { oneDrop } from "../helpers/changes.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { tempDir } from "../helpers/real.ts";
 
-type Cell = Parameters<typeof stepKind>[0][number];
+type Cell = Parameters<typeof stepMark>[0][number];
 const cell = (over: Partial<Cell>): Cell => ({
   workload: "point_select",
   threads: 8,
@@ -90,8 +91,8 @@ describe("bisection: the search", () => {
   });
 
   test("an undecided step stops the search where it stands, naming the range left", async () => {
-    const answers: StepKind[] = ["bad", "good", "unknown"];
-    const out = await search(16, async () => answers.shift() as StepKind);
+    const answers: StepMark[] = ["bad", "good", "unknown"];
+    const out = await search(16, async () => answers.shift() as StepMark);
     // check 16 bad; 8 good; 12 unknown → the first bad is in (8, 16]
     assert.deepEqual(out, { outcome: "inconclusive", lastGood: 8, firstBad: 16, at: 12, skipped: [] });
   });
@@ -267,16 +268,16 @@ describe("bisection: the search", () => {
 describe("bisection: what one step says", () => {
   test("bad on a regression, good when the interval rules one out, else unknown", () => {
     assert.equal(
-      stepKind([cell({ verdict: "regression", change: -0.3, ci: [-0.35, -0.25] })], undefined),
+      stepMark([cell({ verdict: "regression", change: -0.3, ci: [-0.35, -0.25] })], undefined),
       "bad",
     );
-    assert.equal(stepKind([cell({ ci: [-0.04, 0.06], verdict: "inconclusive" })], undefined), "good");
-    assert.equal(stepKind([cell({ ci: [-0.08, 0.01], verdict: "inconclusive" })], undefined), "unknown");
-    assert.equal(stepKind([cell({ ci: null, verdict: "inconclusive" })], undefined), "unknown");
+    assert.equal(stepMark([cell({ ci: [-0.04, 0.06], verdict: "inconclusive" })], undefined), "good");
+    assert.equal(stepMark([cell({ ci: [-0.08, 0.01], verdict: "inconclusive" })], undefined), "unknown");
+    assert.equal(stepMark([cell({ ci: null, verdict: "inconclusive" })], undefined), "unknown");
     // latency: lower is better, the worse side is up
     const lat = { metric: "p95_ms", better: "lower" as const };
-    assert.equal(stepKind([cell({ ...lat, ci: [-0.2, 0.04] })], undefined), "good");
-    assert.equal(stepKind([cell({ ...lat, ci: [-0.01, 0.09] })], undefined), "unknown");
+    assert.equal(stepMark([cell({ ...lat, ci: [-0.2, 0.04] })], undefined), "good");
+    assert.equal(stepMark([cell({ ...lat, ci: [-0.01, 0.09] })], undefined), "unknown");
   });
 
   test("once the bad end is known: like the good end or like the bad end, at the midpoint on the log scale", () => {
@@ -287,19 +288,19 @@ describe("bisection: what one step says", () => {
     // seen: an unchanged middle commit at −2.0% [−35.8%, +49.6%] was "unknown" against the
     // tolerance; its interval already rules out being like the bad end
     const middle = cell({ verdict: "inconclusive", change: -0.02, ci: [-0.358, 0.496] });
-    assert.equal(stepKind([middle], watched), "unknown", "the tolerance's question cannot decide it");
-    assert.equal(stepKind([middle], watched, badEnd), "good");
+    assert.equal(stepMark([middle], watched), "unknown", "the tolerance's question cannot decide it");
+    assert.equal(stepMark([middle], watched, badEnd), "good");
     assert.equal(
-      stepKind([cell({ verdict: "regression", change: -0.7, ci: [-0.75, -0.6] })], watched, badEnd),
+      stepMark([cell({ verdict: "regression", change: -0.7, ci: [-0.75, -0.6] })], watched, badEnd),
       "bad",
     );
     // past the tolerance but nowhere near the bad end: good, not bad
     assert.equal(
-      stepKind([cell({ verdict: "regression", change: -0.1, ci: [-0.15, -0.06] })], watched, badEnd),
+      stepMark([cell({ verdict: "regression", change: -0.1, ci: [-0.15, -0.06] })], watched, badEnd),
       "good",
     );
     assert.equal(
-      stepKind([cell({ verdict: "inconclusive", change: -0.4, ci: [-0.6, -0.2] })], watched, badEnd),
+      stepMark([cell({ verdict: "inconclusive", change: -0.4, ci: [-0.6, -0.2] })], watched, badEnd),
       "unknown",
     );
     // a cost per operation: lower is better, the bad end is up
@@ -307,15 +308,15 @@ describe("bisection: what one step says", () => {
     const up = new Map([[stepCellKey(cost[0] as StepCell), 0.25]]);
     const c = (ci: [number, number]) =>
       cell({ metric: "cpu_ms_per_op", better: "lower", verdict: "inconclusive", ci });
-    assert.equal(stepKind([c([0.15, 0.3])], cost, up), "bad");
-    assert.equal(stepKind([c([-0.02, 0.08])], cost, up), "good");
+    assert.equal(stepMark([c([0.15, 0.3])], cost, up), "bad");
+    assert.equal(stepMark([c([-0.02, 0.08])], cost, up), "good");
   });
 
   test("only the watched cells decide: another cell's regression does not make a step bad", () => {
     const watched = [{ workload: "point_select", threads: 8, metric: "tps" }];
     const other = cell({ workload: "read_write", verdict: "regression", ci: [-0.4, -0.3] });
-    assert.equal(stepKind([cell({}), other], watched), "good");
-    assert.equal(stepKind([other], watched), "unknown", "nothing judged of the watched cells");
+    assert.equal(stepMark([cell({}), other], watched), "good");
+    assert.equal(stepMark([other], watched), "unknown", "nothing judged of the watched cells");
   });
 });
 
@@ -324,8 +325,8 @@ const report = (over: Partial<BisectReport> = {}): BisectReport => {
   const good = c("a", "start");
   const bad = c("f", "end");
   const firstBad = c("c", "server: check the packet budget in dispatch");
-  const attempt = (change: number, verdict: "pass" | "regression", kind: StepKind) => ({
-    kind,
+  const attempt = (change: number, verdict: "pass" | "regression", mark: StepMark) => ({
+    mark,
     verdict,
     rounds: 4,
     benchmark_seconds: 60,
@@ -340,7 +341,7 @@ const report = (over: Partial<BisectReport> = {}): BisectReport => {
   });
   return {
     format: "tiperf.bisect",
-    version: 2,
+    version: BISECT_VERSION,
     created_at: "2026-11-24T00:00:00Z",
     spec: { name: "s", path: "s.yaml" },
     mode: "source",
@@ -361,7 +362,7 @@ const report = (over: Partial<BisectReport> = {}): BisectReport => {
         role: "check",
         candidate: bad,
         against: good,
-        kind: "bad",
+        mark: "bad",
         attempts: [attempt(-0.31, "regression", "bad")],
         build_seconds: 312,
       },
@@ -369,14 +370,14 @@ const report = (over: Partial<BisectReport> = {}): BisectReport => {
         role: "search",
         candidate: c("d", "two"),
         against: good,
-        kind: "bad",
+        mark: "bad",
         attempts: [attempt(-0.3, "regression", "bad")],
       },
       {
         role: "confirm",
         candidate: firstBad,
         against: c("b", "one"),
-        kind: "bad",
+        mark: "bad",
         attempts: [attempt(-0.284, "regression", "bad")],
       },
     ],
@@ -491,7 +492,7 @@ describe("bisection: the report and the issue", () => {
       role: "search",
       candidate: { commit: "d".repeat(40), subject: "two" },
       against: r.good,
-      kind: "skip",
+      mark: "skip",
       skip_reason: "build of dddddddddd (two) failed: make server exited 2; its log: /x/build.log",
       attempts: [],
     });
@@ -571,14 +572,39 @@ describe("bisection: bisect.json cannot be misread", () => {
     assert.throws(() => BisectReportSchema.parse(noRange), /open_range is set exactly when/);
   });
 
+  /** A report as an older tiperf wrote it: each step's and attempt's mark under `kind`. */
+  const kindWords = (r: BisectReport) => ({
+    ...r,
+    steps: r.steps.map(({ mark, attempts, ...st }) => ({
+      ...st,
+      kind: mark,
+      attempts: attempts.map(({ mark: m, ...a }) => ({ ...a, kind: m })),
+    })),
+  });
+
+  test("a version 2 report is read with each step's and attempt's kind as its mark", async () => {
+    const file = join(tempDir(), "bisect.json");
+    const now = report();
+    writeFileSync(file, JSON.stringify({ ...kindWords(now), version: 2 }));
+    const read = await readBisect(file);
+    assert.equal(read?.version, BISECT_VERSION);
+    assert.deepEqual(read, now);
+  });
+
   test("a version 1 report is read with its range moved out of first_bad/last_good", async () => {
     const v2 = undecided("inconclusive");
-    const { open_range, ...rest } = v2;
+    const { open_range, ...rest } = kindWords(v2) as ReturnType<typeof kindWords> & {
+      open_range?: typeof v2.open_range;
+    };
     const v1 = { ...rest, version: 1, first_bad: open_range?.through, last_good: open_range?.after };
     const file = join(tempDir(), "bisect.json");
     writeFileSync(file, JSON.stringify(v1));
     const read = await readBisect(file);
-    assert.equal(read?.version, 2);
+    assert.equal(read?.version, BISECT_VERSION);
+    assert.deepEqual(
+      read?.steps.map((st) => st.mark),
+      v2.steps.map((st) => st.mark),
+    );
     assert.equal(read?.first_bad, undefined);
     assert.deepEqual(read?.open_range, {
       after: open_range?.after,
@@ -586,7 +612,7 @@ describe("bisection: bisect.json cannot be misread", () => {
       candidates: 2,
     });
     // a v1 found report keeps its commit
-    writeFileSync(file, JSON.stringify({ ...report(), version: 1 }));
+    writeFileSync(file, JSON.stringify({ ...kindWords(report()), version: 1 }));
     assert.equal(sha((await readBisect(file))?.first_bad), "c");
   });
 });

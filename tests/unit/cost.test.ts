@@ -174,13 +174,13 @@ describe("throughput and cost read together", () => {
       j("cpu_ms_per_op", "regression", 0.2),
       "transaction",
     );
-    assert.equal(r.kind, "costlier");
+    assert.equal(r.finding, "costlier");
     assert.match(r.text, /each transaction costs \+20\.0% more CPU/);
   });
 
   test("throughput down, cost flat: the same work, and never read as no regression", () => {
     const r = readTogether(j("tps", "regression", -0.1), j("cpu_ms_per_op", "unchanged", 0.004));
-    assert.equal(r.kind, "same-work");
+    assert.equal(r.finding, "same-work");
     assert.match(r.text, /the same work per operation/);
     assert.match(r.text, /CPU quota/);
     assert.match(r.text, /still a regression of throughput/);
@@ -188,16 +188,16 @@ describe("throughput and cost read together", () => {
 
   test("cost up, throughput flat: costlier, hidden by spare capacity", () => {
     const r = readTogether(j("tps", "unchanged", 0.001), j("cpu_ms_per_op", "regression", 0.08));
-    assert.equal(r.kind, "hidden");
+    assert.equal(r.finding, "hidden");
     assert.match(r.text, /hidden by spare capacity at these threads/);
   });
 
   test("throughput down, cost undecided: says the cost cannot tell", () => {
     assert.equal(
-      readTogether(j("tps", "regression", -0.1), j("cpu_ms_per_op", "inconclusive", 0.02)).kind,
+      readTogether(j("tps", "regression", -0.1), j("cpu_ms_per_op", "inconclusive", 0.02)).finding,
       "undecided",
     );
-    assert.equal(readTogether(j("tps", "unchanged", 0), j("cpu_ms_per_op", "unchanged", 0)).kind, "none");
+    assert.equal(readTogether(j("tps", "unchanged", 0), j("cpu_ms_per_op", "unchanged", 0)).finding, "none");
   });
 });
 
@@ -277,7 +277,7 @@ describe("readings of a comparison's cells", () => {
     assert.equal(r?.cost.metric, "cpu_ms_per_op");
     assert.equal(r?.cost.judged, false);
     assert.equal(r?.cost.tolerance, 0.05);
-    assert.equal(r?.kind, "costlier");
+    assert.equal(r?.finding, "costlier");
     assert.ok(Math.abs((r?.cost.change ?? 0) - 0.25) < 0.01, `${r?.cost.change}`);
   });
 
@@ -286,7 +286,7 @@ describe("readings of a comparison's cells", () => {
       tps: [1000 + i, 800 + i] as [number, number],
       cpu: [1 + i / 1000, 1 + i / 1000 + (i % 2 ? 0.001 : -0.001)] as [number, number],
     }));
-    assert.equal(readings(result(same), "base", [tpsDown], 0.01)[0]?.kind, "same-work");
+    assert.equal(readings(result(same), "base", [tpsDown], 0.01)[0]?.finding, "same-work");
     const none = same.map(({ tps }) => ({ tps }));
     assert.deepEqual(readings(result(none), "base", [tpsDown], 0.01), []);
   });

@@ -48,7 +48,7 @@ describe("bottleneck hints", () => {
       use("mariadbd", "server", 2, 95),
       use("sysbench", "load", 1, 97),
     ]);
-    assert.equal(h?.kind, "load");
+    assert.equal(h?.bound, "load");
     assert.equal(
       h?.text,
       "load generator saturated (sysbench at 97% of its 1 CPU): this cell measures the client; mariadbd 95% of 2 CPUs",
@@ -60,7 +60,7 @@ describe("bottleneck hints", () => {
       use("tikv-server", "server", 2, 60),
       use("sysbench", "load", 2, 30),
     ]);
-    assert.equal(h?.kind, "server");
+    assert.equal(h?.bound, "server");
     assert.equal(
       h?.text,
       "tidb-server CPU-bound (95% of its 2 CPUs); tikv-server 60% of 2 CPUs, sysbench 30% of 2 CPUs",
@@ -74,7 +74,7 @@ describe("bottleneck hints", () => {
       use("mariadbd", "server", 2, 60),
       use("sysbench", "load", 2, 35),
     ]);
-    assert.equal(m?.kind, "machine");
+    assert.equal(m?.bound, "machine");
     assert.equal(
       m?.text,
       "the machine's 2 CPUs saturated (96% busy; CPUs used: mariadbd 1.2, sysbench 0.7): server and load generator compete for them",
@@ -93,7 +93,7 @@ describe("bottleneck hints", () => {
       use("postgres", "server", 2, 25),
       use("sysbench", "load", 2, 10),
     ]);
-    assert.equal(none?.kind, "none");
+    assert.equal(none?.bound, "none");
     assert.equal(
       none?.text,
       "no resource saturated: latency-bound (postgres 25% of 2 CPUs, sysbench 10% of 2 CPUs; machine 40% busy)",
@@ -114,7 +114,7 @@ describe("bottleneck hints", () => {
     const e = evidenceOf([cell(0, 10), cell(1, 90), cell(2, 96), cell(3, 5, "failed")], ["base", "head"]);
     assert.equal(e.length, 1);
     assert.equal(e[0]?.resources[0]?.cpu_pct.mean, 93);
-    assert.equal(e[0]?.hint.kind, "load");
+    assert.equal(e[0]?.hint.bound, "load");
   });
 });
 
@@ -125,7 +125,7 @@ describe("evidence in the comment and report.html", () => {
       workload: "point_select",
       threads: 8,
       hint: bottleneck([use("sysbench", "load", 0.25, 99), use("mariadbd", "server", 2, 20)]) as {
-        kind: "load";
+        bound: "load";
         text: string;
       },
       resources: [use("mariadbd", "server", 2, 20), use("sysbench", "load", 0.25, 99)],

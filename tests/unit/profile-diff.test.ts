@@ -96,12 +96,12 @@ describe("profiles compared function by function", () => {
 
   test("real tidb-server profiles: CPU read as nanoseconds, allocations as allocated bytes", () => {
     const cpu = functionCosts(readFileSync(fixture("pprof", "tidb-server-cpu-read-only.pprof")));
-    assert.equal(cpu.kind, "cpu");
+    assert.equal(cpu.measures, "cpu");
     // 5 s of a server that sysbench kept busy: most of a CPU's time
     assert.ok(cpu.total > 1e9 && cpu.total < 10e9, `${cpu.total} ns`);
     assert.ok([...cpu.cum.keys()].some((n) => n.includes("session.(*session).ExecuteStmt")));
     const alloc = functionCosts(readFileSync(fixture("pprof", "tidb-server-allocs-read-only.pprof")));
-    assert.equal(alloc.kind, "alloc");
+    assert.equal(alloc.measures, "alloc");
     assert.ok(alloc.total > 1e9, `${alloc.total} bytes: about 1 MB per transaction over 5 s at ~1000/s`);
   });
 });
@@ -201,7 +201,7 @@ totalStmts: 14 coveredStmts: 11
       ]),
     );
     const d = diffProfiles(functionCosts(base), functionCosts(head), { base: 1000, head: 2000 });
-    assert.equal(d.kind, "stmts");
+    assert.equal(d.measures, "stmts");
     assert.equal(d.unit, "stmts/op");
     assert.deepEqual(d.total, { base: 5000, head: 5100 });
     assert.deepEqual(

@@ -10,7 +10,7 @@ import { mergeRequest } from "../commands/merge/options.ts";
 import { execRun } from "../commands/run/index.ts";
 import { runRequest } from "../commands/run/options.ts";
 import { specFrom } from "../commands/spec-options.ts";
-import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
+import { parseVerdict, type Verdict } from "../compare/verdict.ts";
 import { inherited, setting } from "../environment.ts";
 import { EXIT, InputError, TiperfError } from "../errors.ts";
 import { ledgerDir, useLedger } from "../lifecycle/ledger.ts";
@@ -109,7 +109,7 @@ async function producePublish({ inputs }: ModeCall): Promise<Produced> {
   } catch (e) {
     throw new InputError(`${inputs.verdictFrom} is not JSON (${(e as Error).message})`);
   }
-  const parsed = VerdictSchema.safeParse(raw);
+  const parsed = parseVerdict(raw);
   if (!parsed.success)
     throw new InputError(
       `${inputs.verdictFrom} is not a tiperf verdict (${parsed.error.issues[0]?.message})`,
@@ -172,7 +172,7 @@ function partsProvenance(parts: string[]): Verdict["provenance"] {
     const file = join(dirname(part), "verdict.json");
     let p: Verdict["provenance"];
     try {
-      p = VerdictSchema.parse(JSON.parse(readFileSync(file, "utf8"))).provenance;
+      p = parseVerdict(JSON.parse(readFileSync(file, "utf8"))).data?.provenance;
     } catch {
       return undefined; // a shard that stopped before its verdict: no commits to vouch for
     }

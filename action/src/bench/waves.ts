@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { judgeFamily } from "../compare/judge-results.ts";
 import { cellKeyOf, lookedJudgement, lookShares } from "../compare/looks.ts";
-import { type Verdict, VerdictSchema } from "../compare/verdict.ts";
+import { parseVerdict, type Verdict } from "../compare/verdict.ts";
 import { InputError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
 import type { LoadedSpec } from "../specfile/load.ts";
@@ -51,7 +51,7 @@ export async function readWave(file: string, flag: string): Promise<Wave> {
 async function readVerdictWave(file: string, flag: string): Promise<{ wave: Wave; verdict: Verdict }> {
   let v: Verdict | undefined;
   try {
-    v = VerdictSchema.safeParse(JSON.parse(await readFile(file, "utf8"))).data;
+    v = parseVerdict(JSON.parse(await readFile(file, "utf8"))).data;
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(

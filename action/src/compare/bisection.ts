@@ -1,14 +1,11 @@
 // Bisection over the commits between a good and a bad one, each step a judged comparison: the
 // search itself (which commit to measure next, what the answers mean) and the report it leaves.
 // The measuring is the caller's (commands/bisect/index.ts); here a step is only bad, good or unknown.
-import { readFile } from "node:fs/promises";
 import { z } from "zod";
-import { InputError } from "../errors.ts";
-import { formatIssues } from "../yaml/read.ts";
 import { CellJudgementSchema } from "./verdict.ts";
 
 /** What one step's comparison said of a candidate against the good commit. */
-export type StepKind = "bad" | "good" | "unknown";
+export type StepMark = "bad" | "good" | "unknown";
 
 /**
  * The search rounds over `commits` candidates with `width` of them measured at once (one per
@@ -31,7 +28,7 @@ export type SearchOutcome =
   | { outcome: "inconclusive"; lastGood: number; firstBad: number; at: number; onlySkipped?: boolean };
 
 /** A commit that could not be measured (it does not build): the search goes round it, as `git bisect skip`. */
-export type StepOutcome = StepKind | "skip";
+export type StepOutcome = StepMark | "skip";
 
 /**
  * The commit to measure between lo and hi (exclusive): the middle, else the nearest to it that was
@@ -128,11 +125,11 @@ export async function bisectSearch(
     if (candidates.length === 0)
       return done({ outcome: "inconclusive", lastGood: lo, firstBad: hi, at: hi, onlySkipped: true });
     round++;
-    const kinds = await Promise.all(
+    const marks = await Promise.all(
       candidates.map((i, k) => measure(i, 0, "search", { round, runner: k + 1 })),
     );
-    const answers = candidates.map((i, k) => [i, kinds[k]] as [number, StepOutcome]);
-    for (const [i, kind] of answers) if (kind === "skip") skipped.add(i);
+    const answers = candidates.map((i, k) => [i, marks[k]] as [number, StepOutcome]);
+    for (const [i, mark] of answers) if (mark === "skip") skipped.add(i);
     const next = narrowed(lo, hi, answers);
     if (next.unknown !== undefined)
       return done({ outcome: "inconclusive", lastGood: next.lo, firstBad: next.hi, at: next.unknown });
@@ -162,11 +159,11 @@ type Judgement = z.output<typeof CellJudgementSchema>;
  * when every interval lies wholly short of it, else unknown. Without it (the check itself): bad if
  * one regressed; good if none can have regressed beyond its tolerance; else unknown.
  */
-export function stepKind(
+export function stepMark(
   cells: Judgement[],
   watched: StepCell[] | undefined,
   badEnd?: ReadonlyMap<string, number>,
-): StepKind {
+): StepMark {
   const keys = watched ? new Set(watched.map(stepCellKey)) : undefined;
   const mine = cells.filter((c) => !keys || keys.has(stepCellKey(c)));
   if (mine.length === 0) return "unknown";
@@ -199,7 +196,7 @@ export const BISECT_FORMAT = "tiperf.bisect";
 const CommitSchema = z.strictObject({ commit: z.string(), subject: z.string() });
 
 const AttemptSchema = z.strictObject({
-  kind: z.enum(["bad", "good", "unknown"]),
+  mark: z.enum(["bad", "good", "unknown"]),
   verdict: z.enum(["pass", "regression", "inconclusive"]),
   rounds: z.number().int(),
   benchmark_seconds: z.number(),
@@ -213,7 +210,7 @@ export const BisectStepSchema = z.strictObject({
   candidate: CommitSchema,
   against: CommitSchema,
   /** skip: the candidate did not build (no attempts; `skip_reason` says why), gone round as git bisect skip does. */
-  kind: z.enum(["bad", "good", "unknown", "skip"]),
+  mark: z.enum(["bad", "good", "unknown", "skip"]),
   skip_reason: z.string().optional(),
   attempts: z.array(AttemptSchema),
   /** Seconds spent building the two sides' tidb-servers (source bisects; kept builds cost 0). */
@@ -238,12 +235,15 @@ const OpenRangeSchema = z.strictObject({
   candidates: z.number().int(),
 });
 
-export const BISECT_VERSION = 2;
+export const BISECT_VERSION = 3;
 
 export const BisectReportSchema = z
   .strictObject({
     format: z.literal(BISECT_FORMAT),
-    /** 2: first_bad/last_good only when found; an undecided or unconfirmed search has open_range. */
+    /**
+     * 2: first_bad/last_good only when found; an undecided or unconfirmed search has open_range.
+     * 3: a step's and an attempt's `kind` is its `mark` (bad, good, unknown, skip).
+     */
     version: z.literal(BISECT_VERSION),
     created_at: z.string(),
     spec: z.strictObject({ name: z.string(), path: z.string() }),
@@ -335,47 +335,6 @@ export const BisectReportSchema = z
   });
 
 export type BisectReport = z.output<typeof BisectReportSchema>;
-
-/**
- * A version 1 report in today's shape: v1 put the ends of an undecided range in first_bad and
- * last_good, the fields a found commit uses; they move to open_range (and, not confirmed, to
- * unconfirmed_candidate).
- */
-export function migrateBisect(doc: Record<string, unknown>): Record<string, unknown> {
-  if (doc.version !== 1) return doc;
-  const { first_bad, last_good, ...rest } = doc as Record<string, unknown> & {
-    first_bad?: { commit: string; subject: string };
-    last_good?: { commit: string; subject: string };
-  };
-  const out: Record<string, unknown> = { ...rest, version: BISECT_VERSION };
-  if (doc.outcome === "found") Object.assign(out, { first_bad, last_good });
-  else if ((doc.outcome === "inconclusive" || doc.outcome === "not-confirmed") && first_bad && last_good) {
-    const commits = (doc.commits ?? []) as { commit: string }[];
-    const at = (c: { commit: string }) => commits.findIndex((x) => x.commit === c.commit);
-    out.open_range = {
-      after: last_good,
-      through: first_bad,
-      candidates: Math.max(1, at(first_bad) - at(last_good)),
-    };
-    if (doc.outcome === "not-confirmed")
-      out.unconfirmed_candidate = { candidate: first_bad, against: last_good };
-  }
-  return out;
-}
-
-/** A bisect report, validated; undefined when the file is not one (the alarm tries each kind). */
-export async function readBisect(file: string): Promise<BisectReport | undefined> {
-  let doc: unknown;
-  try {
-    doc = JSON.parse(await readFile(file, "utf8"));
-  } catch {
-    return undefined;
-  }
-  if ((doc as { format?: unknown } | null)?.format !== BISECT_FORMAT) return undefined;
-  const parsed = BisectReportSchema.safeParse(migrateBisect(doc as Record<string, unknown>));
-  if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
-  return parsed.data;
-}
 
 /**
  * The seconds a bisect's steps took (builds and benchmark): one after another, and with each

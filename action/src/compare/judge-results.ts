@@ -7,7 +7,7 @@ import type { MetricRule, Spec } from "../specfile/schema.ts";
 import { withPooledBackground } from "./background.ts";
 import { type CellJudgement, overallVerdict } from "./judge.ts";
 import { type CellKey, judgeCell, pairedSamples, type Samples, storedSamples } from "./samples.ts";
-import type { Verdict } from "./verdict.ts";
+import { VERDICT_VERSION, type Verdict } from "./verdict.ts";
 
 /** The parts of a stored spec body that a judgement needs (the body is a validated spec). */
 const Rule = z.object({ better: z.enum(["higher", "lower"]), tolerance: z.number() });
@@ -175,7 +175,7 @@ export function judgeStored(
   };
   return {
     format: "tiperf.verdict",
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: overallVerdict(cells),
     created_at: new Date().toISOString(),
     spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },

@@ -35,7 +35,7 @@ export const ReadingSchema = z.strictObject({
    * hidden: cost up, throughput not down; cheaper: cost down; none: nothing to say; undecided:
    * the cost cannot tell.
    */
-  kind: z.enum(["costlier", "same-work", "hidden", "cheaper", "none", "undecided"]),
+  finding: z.enum(["costlier", "same-work", "hidden", "cheaper", "none", "undecided"]),
   text: z.string(),
 });
 
@@ -58,7 +58,7 @@ export function readTogether(
   tp: CellJudgement,
   cost: CellJudgement,
   noun = "operation",
-): Pick<Reading, "kind" | "text"> {
+): Pick<Reading, "finding" | "text"> {
   const cell = `${tp.variant ? `${tp.variant} ` : ""}${tp.workload} threads=${tp.threads}`;
   const label = costMetric(cost.metric)?.label ?? cost.metric;
   const tpText = `throughput ${tp.change === null ? "–" : pct(tp.change)}${ci(tp)}`;
@@ -66,27 +66,27 @@ export function readTogether(
   const down = tp.verdict === "regression";
   if (down && cost.verdict === "regression")
     return {
-      kind: "costlier",
+      finding: "costlier",
       text: `${cell}: each ${noun} costs ${pct(cost.change ?? 0)} more CPU (${costText}) and ${tpText}: the code does more work per ${noun}`,
     };
   if (down && (cost.verdict === "unchanged" || cost.verdict === "within"))
     return {
-      kind: "same-work",
+      finding: "same-work",
       text: `${cell}: ${tpText} while the servers did ${cost.verdict === "within" ? "nearly " : ""}the same work per ${noun} (${costText}, within ±${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere — waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) — not to costlier code; still a regression of throughput`,
     };
   if (!down && cost.verdict === "regression")
     return {
-      kind: "hidden",
+      finding: "hidden",
       text: `${cell}: each ${noun} costs ${pct(cost.change ?? 0)} more CPU (${costText}) while ${tpText}: costlier, hidden by spare capacity at these threads`,
     };
   if (cost.verdict === "improvement")
-    return { kind: "cheaper", text: `${cell}: each ${noun} costs less CPU (${costText}); ${tpText}` };
+    return { finding: "cheaper", text: `${cell}: each ${noun} costs less CPU (${costText}); ${tpText}` };
   if (down)
     return {
-      kind: "undecided",
+      finding: "undecided",
       text: `${cell}: ${tpText}; the CPU per ${noun} cannot tell whether the code got costlier (${costText})`,
     };
-  return { kind: "none", text: `${cell}: ${tpText}; ${costText}` };
+  return { finding: "none", text: `${cell}: ${tpText}; ${costText}` };
 }
 
 /**
@@ -143,5 +143,5 @@ export function readings(
 
 /** The lines a report shows of the readings: those that say something about a change. */
 export function readingLines(rs: readonly Reading[] | undefined): string[] {
-  return (rs ?? []).filter((r) => r.kind !== "none").map((r) => `📐 ${r.text}`);
+  return (rs ?? []).filter((r) => r.finding !== "none").map((r) => `📐 ${r.text}`);
 }

@@ -10,6 +10,11 @@ import { CounterReportSchema } from "./what-moved.ts";
  * why. `change`, `ci` and `mde` are relative: −0.05 = 5% lower.
  */
 export const VERDICT_FORMAT = "tiperf.verdict";
+/**
+ * 2: the words that were `kind` say what they are: a hint's `bound`, a profile's `measures`, a
+ * reading's `finding` (version 1 files are read through migrateVerdict).
+ */
+export const VERDICT_VERSION = 2;
 
 export const CellJudgementSchema = z.strictObject({
   /** The variant judged against the control (compare runs; absent in diffs of stored results). */
@@ -73,7 +78,7 @@ export const EvidenceSchema = z.strictObject({
   variant: z.string(),
   workload: z.string(),
   threads: z.number().int(),
-  hint: z.strictObject({ kind: z.enum(["load", "server", "machine", "none"]), text: z.string() }),
+  hint: z.strictObject({ bound: z.enum(["load", "server", "machine", "none"]), text: z.string() }),
   resources: z.array(ResourceUseSchema),
 });
 
@@ -85,7 +90,7 @@ export const CellProfileSchema = z.strictObject({
   component: z.string(),
   address: z.string(),
   /** cpu (absent: cpu); alloc: a Go server's allocations over the same seconds; stmts: a counting build's statements per function. */
-  kind: z.enum(["cpu", "alloc", "stmts"]).optional(),
+  measures: z.enum(["cpu", "alloc", "stmts"]).optional(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: z.string().optional(),
   /** Its flame graph (SVG beside the profile), relative to the run directory. */
@@ -119,7 +124,7 @@ export const ProfileDiffSchema = z.strictObject({
   workload: z.string(),
   threads: z.number().int(),
   component: z.string(),
-  kind: z.enum(["cpu", "alloc", "stmts"]),
+  measures: z.enum(["cpu", "alloc", "stmts"]),
   /** ms/op, KiB/op, stmts/op, or % (shares of each profile where the operations are unknown). */
   unit: z.string(),
   total: z.strictObject({ base: z.number(), head: z.number() }),
@@ -133,7 +138,7 @@ export type ProfileDiffEntry = z.output<typeof ProfileDiffSchema>;
 
 export const VerdictSchema = z.strictObject({
   format: z.literal(VERDICT_FORMAT),
-  version: z.literal(1),
+  version: z.literal(VERDICT_VERSION),
   verdict: z.enum(["pass", "regression", "inconclusive"]),
   created_at: z.string(),
   spec: z.strictObject({ name: z.string(), path: z.string(), hash: z.string() }),
@@ -304,6 +309,41 @@ export const VerdictSchema = z.strictObject({
 
 export type Verdict = z.output<typeof VerdictSchema>;
 
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+/** An object's fields in their order, the field `from` named `to`. */
+const renamedIn = (o: unknown, from: string, to: string): unknown =>
+  isObj(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k === from ? to : k, v])) : o;
+/** Each entry of a list with its field `from` named `to`. */
+const renamed = (list: unknown, from: string, to: string) =>
+  Array.isArray(list) ? list.map((e) => renamedIn(e, from, to)) : list;
+
+/** What version 2 renamed in version 1's fields (each a list of entries; evidence: their hints). */
+const V1_FIELDS: Record<string, (v: unknown) => unknown> = {
+  version: () => VERDICT_VERSION,
+  evidence: (list) =>
+    Array.isArray(list)
+      ? list.map((e) => (isObj(e) ? { ...e, hint: renamedIn(e.hint, "kind", "bound") } : e))
+      : list,
+  profiles: (list) => renamed(list, "kind", "measures"),
+  profile_diffs: (list) => renamed(list, "kind", "measures"),
+  readings: (list) => renamed(list, "kind", "finding"),
+};
+
+/**
+ * A version 1 verdict in today's words: a hint's `kind` is its `bound`, a profile's and a profile
+ * diff's `kind` what it `measures`, a reading's `kind` its `finding`. Values and order are kept.
+ */
+export function migrateVerdict(raw: Obj): Obj {
+  if (raw.format !== VERDICT_FORMAT || raw.version !== 1) return raw;
+  return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, V1_FIELDS[k]?.(v) ?? v]));
+}
+
+/** A verdict's JSON (any version tiperf wrote), migrated and validated. */
+export function parseVerdict(raw: unknown) {
+  return VerdictSchema.safeParse(isObj(raw) ? migrateVerdict(raw) : raw);
+}
+
 export function readVerdict(file: string): Promise<Verdict> {
-  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
+  return readModel(file, "verdict", VERDICT_FORMAT, VERDICT_VERSION, VerdictSchema, { 1: migrateVerdict });
 }

@@ -6,10 +6,10 @@ import type { Cell, ResourceUse } from "../result/model.ts";
 /** A program using at least this share of the CPUs it may use over the window is saturated. */
 export const SATURATED_PCT = 90;
 
-export type HintKind = "load" | "server" | "machine" | "none";
+export type HintBound = "load" | "server" | "machine" | "none";
 
 export interface Hint {
-  kind: HintKind;
+  bound: HintBound;
   text: string;
 }
 
@@ -44,7 +44,7 @@ export function bottleneck(resources: readonly ResourceUse[] | undefined): Hint 
   if (load) {
     const rest = others([load]);
     return {
-      kind: "load",
+      bound: "load",
       text: `load generator saturated (${nameOf(load)} at ${Math.round(load.cpu_pct.mean)}% of its ${cpusText(load.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`,
     };
   }
@@ -52,7 +52,7 @@ export function bottleneck(resources: readonly ResourceUse[] | undefined): Hint 
   if (server.length) {
     const rest = others(server);
     return {
-      kind: "server",
+      bound: "server",
       text: `${server.map((s) => `${nameOf(s)} CPU-bound (${Math.round(s.cpu_pct.mean)}% of its ${cpusText(s.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`,
     };
   }
@@ -74,13 +74,13 @@ export function bottleneck(resources: readonly ResourceUse[] | undefined): Hint 
           ? ": server and load generator compete for them"
           : "";
     return {
-      kind: "machine",
+      bound: "machine",
       text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts.join(", ") || "by other programs"})${why}`,
     };
   }
   const parts = others([]);
   return {
-    kind: "none",
+    bound: "none",
     text: `no resource saturated: latency-bound${parts.length ? ` (${parts.join(", ")}${machine ? `; machine ${Math.round(machine.cpu_pct.mean)}% busy` : ""})` : ""}`,
   };
 }

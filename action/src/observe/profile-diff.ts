@@ -5,12 +5,12 @@
 import { gunzipSync } from "node:zlib";
 import { Profile } from "pprof-format";
 
-export type ProfileKind = "cpu" | "alloc" | "stmts";
+export type ProfileMeasure = "cpu" | "alloc" | "stmts";
 
 /** A profile's cost by function: in the profile's unit (CPU nanoseconds, allocated bytes). */
 export interface FunctionCosts {
   /** "cpu" (nanoseconds), "alloc" (bytes) or "stmts" (Go statements a counting build executed). */
-  kind: ProfileKind;
+  measures: ProfileMeasure;
   total: number;
   /** Function → cost of the samples with it on the stack (once per sample) / with it as the leaf. */
   cum: Map<string, number>;
@@ -29,21 +29,21 @@ export function decodeProfile(data: Uint8Array): Profile {
  * bytes (alloc_space) in a heap or allocs profile, statements in a code profile; else its last
  * sample type.
  */
-export function sampleIndex(p: Profile): { index: number; kind: ProfileKind } {
+export function sampleIndex(p: Profile): { index: number; measures: ProfileMeasure } {
   const str = (i: number | bigint) => p.stringTable.strings[num(i)] ?? "";
   const types = p.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
   const stmts = types.findIndex((t) => t.type === "statements");
-  if (stmts >= 0) return { index: stmts, kind: "stmts" };
+  if (stmts >= 0) return { index: stmts, measures: "stmts" };
   const alloc = types.findIndex((t) => t.type === "alloc_space");
-  if (alloc >= 0) return { index: alloc, kind: "alloc" };
+  if (alloc >= 0) return { index: alloc, measures: "alloc" };
   const cpu = types.findIndex((t) => t.unit === "nanoseconds");
-  return { index: cpu >= 0 ? cpu : types.length - 1, kind: cpu >= 0 ? "cpu" : "alloc" };
+  return { index: cpu >= 0 ? cpu : types.length - 1, measures: cpu >= 0 ? "cpu" : "alloc" };
 }
 
 /** A profile's cost per function (inlined frames included, as pprof lists them). */
 export function functionCosts(data: Uint8Array): FunctionCosts {
   const p = decodeProfile(data);
-  const { index, kind } = sampleIndex(p);
+  const { index, measures } = sampleIndex(p);
   const str = (i: number | bigint) => p.stringTable.strings[num(i)] ?? "?";
   const fn = new Map(p.function.map((f) => [num(f.id), str(f.name)]));
   // a location's lines run innermost (inlined) first
@@ -62,7 +62,7 @@ export function functionCosts(data: Uint8Array): FunctionCosts {
     if (leaf !== undefined) flat.set(leaf, (flat.get(leaf) ?? 0) + v);
     for (const n of new Set(names)) cum.set(n, (cum.get(n) ?? 0) + v);
   }
-  return { kind, total, cum, flat };
+  return { measures, total, cum, flat };
 }
 
 /** One function's cost on each side, per operation where the operations are known, else as a share. */
@@ -77,7 +77,7 @@ export interface Grower {
 }
 
 export interface ProfileDiff {
-  kind: ProfileKind;
+  measures: ProfileMeasure;
   /** "ms/op", "KiB/op", "stmts/op" (per operation), or "%" (shares of each profile, where operations are unknown). */
   unit: string;
   /** The whole profile on each side, in `unit` (100 for shares). */
@@ -88,8 +88,8 @@ export interface ProfileDiff {
   shrinkers: Grower[];
 }
 
-/** A profile kind's figure per operation: its unit and the scale from the profile's own. */
-const PER_OP: Record<ProfileKind, { scale: number; unit: string }> = {
+/** What a profile measures, per operation: its unit and the scale from the profile's own. */
+const PER_OP: Record<ProfileMeasure, { scale: number; unit: string }> = {
   cpu: { scale: 1e-6, unit: "ms/op" },
   alloc: { scale: 1 / 1024, unit: "KiB/op" },
   stmts: { scale: 1, unit: "stmts/op" },
@@ -108,7 +108,7 @@ export function diffProfiles(
 ): ProfileDiff {
   const perOp = ops && ops.base > 0 && ops.head > 0;
   // ns → ms, bytes → KiB, statements as counted
-  const { scale, unit: opUnit } = PER_OP[base.kind];
+  const { scale, unit: opUnit } = PER_OP[base.measures];
   const unit = perOp ? opUnit : "%";
   const of = (c: FunctionCosts, side: "base" | "head", v: number) =>
     perOp
@@ -119,7 +119,7 @@ export function diffProfiles(
   // frames on (nearly) every stack (runtime.goexit, a server's main loop) grow by the whole change
   // and name nothing: their callees do (a code profile has no stacks: each function stands alone)
   const everywhere = (c: FunctionCosts, name: string) =>
-    c.kind !== "stmts" && c.total > 0 && (c.cum.get(name) ?? 0) / c.total > 0.9;
+    c.measures !== "stmts" && c.total > 0 && (c.cum.get(name) ?? 0) / c.total > 0.9;
   const names = [...new Set([...base.cum.keys(), ...head.cum.keys()])].filter(
     (name) => !(everywhere(base, name) && everywhere(head, name)),
   );
@@ -134,12 +134,12 @@ export function diffProfiles(
   // noise (tens of percent), which moves every function's cost per operation alike; a share moves
   // only where a function got costlier than the rest. Statements are counted, not sampled, and
   // the machine does not move them: per operation they rank by their own change
-  const counted = perOp && base.kind === "stmts";
+  const counted = perOp && base.measures === "stmts";
   // (a counted change below a tenth of a statement per operation names nothing: left out)
   const key = (r: Grower) => (counted ? (Math.abs(r.delta) < 0.05 ? 0 : r.delta) : r.share_delta);
   const byDelta = [...rows].sort((a, b) => key(b) - key(a));
   return {
-    kind: base.kind,
+    measures: base.measures,
     unit,
     total: { base: of(base, "base", base.total), head: of(head, "head", head.total) },
     growers: byDelta.filter((r) => key(r) > 0).slice(0, n),

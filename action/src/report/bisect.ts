@@ -21,7 +21,7 @@ function judged(r: BisectReport, step: BisectStep): Cell[] {
 
 /** The largest drop the confirmation (else the check) measured: the issue's headline number. */
 function headlineCell(r: BisectReport): Cell | undefined {
-  const step = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad") ?? r.steps[0];
+  const step = [...r.steps].reverse().find((s) => s.role === "confirm" && s.mark === "bad") ?? r.steps[0];
   if (!step) return undefined;
   const worse = (c: Cell) => (c.change === null ? 0 : c.better === "higher" ? -c.change : c.change);
   return judged(r, step)
@@ -57,7 +57,7 @@ export function prOf(subject: string): number | undefined {
  * as the confirmation (the first bad against its neighbour) measured them, with the change.
  */
 function botTable(r: BisectReport, good: { commit: string }, bad: { commit: string }): string[] {
-  const confirm = [...r.steps].reverse().find((s) => s.role === "confirm" && s.kind === "bad");
+  const confirm = [...r.steps].reverse().find((s) => s.role === "confirm" && s.mark === "bad");
   if (!confirm) return [];
   const cells = judged(r, confirm);
   if (!cells.length) return [];
@@ -112,7 +112,7 @@ export function bisectMarkdown(r: BisectReport): string {
   const where = (s: BisectReport["steps"][number]) =>
     r.runners && s.round ? ` · round ${s.round}, runner ${s.runner}` : "";
   r.steps.forEach((s, i) => {
-    if (s.kind === "skip")
+    if (s.mark === "skip")
       out.push(
         `| ${i + 1} | ${s.role}${where(s)} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | | | | did not build | skip | |`,
       );
@@ -121,7 +121,7 @@ export function bisectMarkdown(r: BisectReport): string {
       const delta = cells.map((c) => pct(c.change)).join(" / ");
       const ci = cells.map((c) => ciText(c)).join(" / ");
       out.push(
-        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${where(s)}${k ? " (re-measure)" : ""} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.kind} | ${k === 0 && s.build_seconds !== undefined ? s.build_seconds.toFixed(0) : ""} |`,
+        `| ${i + 1}${k ? `.${k + 1}` : ""} | ${s.role}${where(s)}${k ? " (re-measure)" : ""} | \`${short(s.candidate)}\` ${md(s.candidate.subject)} | \`${short(s.against)}\` | ${delta} | ${ci} | ${a.rounds} | ${a.verdict} | ${a.mark} | ${k === 0 && s.build_seconds !== undefined ? s.build_seconds.toFixed(0) : ""} |`,
       );
     });
   });

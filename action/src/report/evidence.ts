@@ -23,7 +23,7 @@ export const HINT_MARK = { load: "⚠️", server: "🔥", machine: "🔥", none
 /** Warnings the verdict of a cell carries: its load generator was saturated on some variant. */
 export function evidenceWarnings(evidence: readonly Evidence[] | undefined): string[] {
   return (evidence ?? [])
-    .filter((e) => e.hint.kind === "load")
+    .filter((e) => e.hint.bound === "load")
     .map(
       (e) =>
         `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`,
@@ -42,7 +42,7 @@ export function evidenceMarkdown(
     `|${multi ? "---|" : ""}---|---:|---|---|`,
     ...evidence.map(
       (e) =>
-        `| ${multi ? `${esc(e.variant)} | ` : ""}${esc(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)} | ${e.resources.map((r) => esc(useText(r))).join("<br>")} |`,
+        `| ${multi ? `${esc(e.variant)} | ` : ""}${esc(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.bound]} ${esc(e.hint.text)} | ${e.resources.map((r) => esc(useText(r))).join("<br>")} |`,
     ),
   ];
 }
@@ -76,7 +76,7 @@ export function profileMarkdown(
       ? Object.entries(p.measured).map(([k, v]) => ` (${k} ${Math.round(v)})`)[0]
       : "";
     out.push(
-      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)}${p.kind === "alloc" ? " (allocations)" : p.kind === "stmts" ? " (statements executed)" : ""} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
+      `| ${esc(p.workload)} threads=${p.threads} | ${esc(p.variant)}${measured} | ${esc(p.component)} ${esc(p.address)}${p.measures === "alloc" ? " (allocations)" : p.measures === "stmts" ? " (statements executed)" : ""} | ${p.file ? `\`${esc(p.file)}\`${p.flame ? `, flame graph \`${esc(p.flame)}\`` : ""}` : `not taken: ${esc(p.error ?? "unknown")}`} | ${top || "–"} |`,
     );
   }
   return out;
@@ -105,7 +105,7 @@ export function profileDiffMarkdown(
 ): string[] {
   if (!diffs?.length) return [];
   const out = [
-    `**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by${diffs.some((d) => d.kind === "stmts") ? "; statements executed: a counting build's own statements per function, the idle server's taken off, ranked by their change per operation" : ""}):`,
+    `**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by${diffs.some((d) => d.measures === "stmts") ? "; statements executed: a counting build's own statements per function, the idle server's taken off, ranked by their change per operation" : ""}):`,
     "",
     "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
     "|---|---|---|---|---|---|---|",
@@ -120,7 +120,7 @@ export function profileDiffMarkdown(
         )
         .join("<br>") || "–";
     out.push(
-      `| ${esc(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc(d.variant)})` : ""} | ${esc(d.component)} | ${PROFILE_NAME[d.kind]} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} → ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc(d.flame)}\`` : "–"} |`,
+      `| ${esc(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc(d.variant)})` : ""} | ${esc(d.component)} | ${PROFILE_NAME[d.measures]} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} → ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc(d.flame)}\`` : "–"} |`,
     );
   }
   return out;

@@ -254,7 +254,7 @@ function evidenceHtml(evidence: NonNullable<Verdict["evidence"]>): string[] {
   ];
   for (const e of evidence)
     out.push(
-      `<tr data-hint="${esc(e.hint.kind)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`,
+      `<tr data-hint="${esc(e.hint.bound)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.bound]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`,
     );
   out.push("</tbody></table>", `<p class="method">${esc(EVIDENCE_TEXT)}</p>`);
   return out;
@@ -297,7 +297,7 @@ function profileDiffsHtml(diffs: NonNullable<Verdict["profile_diffs"]>): string[
       .join("<br>");
   for (const d of diffs)
     out.push(
-      `<tr><td class="l">${esc(d.workload)} threads=${d.threads} (${esc(d.variant)})</td><td class="l">${esc(d.component)}</td><td class="l">${d.kind === "cpu" ? "CPU" : "allocations"}</td><td class="l">${list(d, d.growers)}</td><td class="l">${list(d, d.shrinkers)}</td><td class="l">${d.flame ? `<a href="${esc(d.flame)}">differential flame graph</a>` : "–"}</td></tr>`,
+      `<tr><td class="l">${esc(d.workload)} threads=${d.threads} (${esc(d.variant)})</td><td class="l">${esc(d.component)}</td><td class="l">${d.measures === "cpu" ? "CPU" : "allocations"}</td><td class="l">${list(d, d.growers)}</td><td class="l">${list(d, d.shrinkers)}</td><td class="l">${d.flame ? `<a href="${esc(d.flame)}">differential flame graph</a>` : "–"}</td></tr>`,
     );
   out.push("</tbody></table>");
   return out;

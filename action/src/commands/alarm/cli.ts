@@ -4,7 +4,7 @@
 import { deadlines, flags, githubToken, log, onePositional, required } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
 import { leftoversMarkdown, leftoversTitle, readReapReport } from "../../cloud/leftovers.ts";
-import { readBisect } from "../../compare/bisection.ts";
+import { readBisect } from "../../compare/bisect-read.ts";
 import { readVerdict } from "../../compare/verdict.ts";
 import { EXIT } from "../../errors.ts";
 import { changePointIssue, readChangePoints } from "../../history/check.ts";

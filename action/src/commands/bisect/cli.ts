@@ -19,7 +19,7 @@ export async function cmdBisect(args: string[], signal: AbortSignal): Promise<nu
   if (outcome.leg) {
     const m = outcome.leg.measured;
     process.stdout.write(
-      `${m ? `measured ${m.candidate.commit} ${m.kind}` : "idle"}\n${outcome.leg.ended ? "ended\n" : ""}`,
+      `${m ? `measured ${m.candidate.commit} ${m.mark}` : "idle"}\n${outcome.leg.ended ? "ended\n" : ""}`,
     );
     return outcome.exitCode;
   }

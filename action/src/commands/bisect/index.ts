@@ -13,7 +13,7 @@ import {
   type Slot,
   type StepCell,
   type StepOutcome,
-  stepKind,
+  stepMark,
 } from "../../compare/bisection.ts";
 import { BuildFailed, EXIT, InputError } from "../../errors.ts";
 import { writeAtomic } from "../../proc/files.ts";
@@ -182,9 +182,9 @@ class Bisection {
     report.rounds = step.round;
     report.benchmark_seconds += attempts.reduce((sum, a) => sum + a.benchmark_seconds, 0);
     report.build_seconds += step.build_seconds ?? 0;
-    if (role === "check" && step.kind === "bad")
+    if (role === "check" && step.mark === "bad")
       this.watch((attempts.at(-1)?.cells ?? []).filter((c) => c.verdict === "regression"));
-    return step.kind;
+    return step.mark;
   }
 
   /** A step: candidate i against j, measured again (more rounds) while it is undecided. */
@@ -198,7 +198,7 @@ class Bisection {
     const { o, report } = this;
     const candidate = this.r.commits[i] as Commit;
     const against = this.r.commits[j] as Commit;
-    const step: BisectStep = { role, candidate, against, kind: "unknown", attempts: [], ...slot };
+    const step: BisectStep = { role, candidate, against, mark: "unknown", attempts: [], ...slot };
     report.rounds = slot.round;
     report.steps.push(step);
     let spent = 0;
@@ -221,11 +221,11 @@ class Bisection {
       spent += last;
       await this.save();
       o.log(
-        `bisect step ${report.steps.length}: ${step.kind} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`,
+        `bisect step ${report.steps.length}: ${step.mark} (${outcome.verdict.verdict}, ${outcome.verdict.rounds} rounds)`,
       );
-      if (step.kind !== "unknown") break;
+      if (step.mark !== "unknown") break;
     }
-    return step.kind;
+    return step.mark;
   }
 
   /**
@@ -251,7 +251,7 @@ class Bisection {
       done = await withSourceBuilds(spec, this.o);
     } catch (e) {
       if (!(e instanceof BuildFailed) || e.commit !== step.candidate.commit || step.role === "check") throw e;
-      step.kind = "skip";
+      step.mark = "skip";
       step.skip_reason = e.message.split("\n")[0] as string;
       await this.save();
       this.o.log(
@@ -268,9 +268,9 @@ class Bisection {
   /** An attempt's comparison, judged as a bisect asks: like the good end, or like the bad end. */
   private recordAttempt(step: BisectStep, outcome: Awaited<ReturnType<typeof compareSpec>>): void {
     const { verdict } = outcome;
-    const kind = stepKind(verdict.cells, this.watched, step.role === "check" ? undefined : this.badEnd);
+    const mark = stepMark(verdict.cells, this.watched, step.role === "check" ? undefined : this.badEnd);
     step.attempts.push({
-      kind,
+      mark,
       verdict: verdict.verdict,
       rounds: verdict.rounds,
       benchmark_seconds: verdict.benchmark_seconds,
@@ -278,8 +278,8 @@ class Bisection {
       cells: verdict.cells,
     });
     this.report.benchmark_seconds += verdict.benchmark_seconds;
-    step.kind = kind;
-    if (step.role === "check" && kind === "bad")
+    step.mark = mark;
+    if (step.role === "check" && mark === "bad")
       this.watch(verdict.cells.filter((c) => c.verdict === "regression"));
   }
 

@@ -5,9 +5,9 @@
 // outcomes (bisectSearch), so every leg replaying the same parts asks the same questions.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
+import { parseBisect } from "../../compare/bisect-read.ts";
 import {
   type BisectReport,
-  BisectReportSchema,
   type BisectStep,
   bisectSearch,
   type Measure,
@@ -41,7 +41,7 @@ function pinnedRefs(dir: string, good: string, bad: string): { good: string; bad
     return undefined;
   }
   for (const file of files) {
-    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = parseBisect(JSON.parse(readFileSync(file, "utf8")));
     const refs = parsed.success ? parsed.data.part?.refs : undefined;
     if (parsed.success && refs?.good === good && refs.bad === bad)
       return { good: parsed.data.good.commit, bad: parsed.data.bad.commit };
@@ -92,7 +92,7 @@ export function readParts(
     throw new InputError(`tiperf bisect: --parts ${dir}: ${(e as Error).message}`);
   }
   for (const file of files) {
-    const parsed = BisectReportSchema.safeParse(JSON.parse(readFileSync(file, "utf8")));
+    const parsed = parseBisect(JSON.parse(readFileSync(file, "utf8")));
     if (!parsed.success || !parsed.data.part) continue; // a concluded report, not a leg's part
     const p = parsed.data;
     const part = p.part as NonNullable<BisectReport["part"]>;
@@ -215,7 +215,7 @@ export async function legOutcome(
   const where = `round ${share.round}, runner ${share.runner} of ${report.runners ?? 1}`;
   report.notes.push(
     measured
-      ? `${where}: measured ${measured.candidate.commit.slice(0, 10)} against ${measured.against.commit.slice(0, 10)} (${measured.role}): ${measured.kind}`
+      ? `${where}: measured ${measured.candidate.commit.slice(0, 10)} against ${measured.against.commit.slice(0, 10)} (${measured.role}): ${measured.mark}`
       : stop
         ? `${where}: the search gives this runner no candidate in this round`
         : `${where}: the search had ended before this round: nothing to measure`,
@@ -268,8 +268,8 @@ export async function unfinishedOutcome(
   }
   const index = (s: BisectStep) => r.commits.findIndex((c) => c.commit === s.candidate.commit);
   const search = report.steps.filter((s) => s.role !== "confirm");
-  const lo = Math.max(0, ...search.filter((s) => s.kind === "good").map(index));
-  const hi = Math.min(r.commits.length - 1, ...search.filter((s) => s.kind === "bad").map(index));
+  const lo = Math.max(0, ...search.filter((s) => s.mark === "good").map(index));
+  const hi = Math.min(r.commits.length - 1, ...search.filter((s) => s.mark === "bad").map(index));
   report.outcome = "inconclusive";
   report.open_range = { after: at(lo), through: at(hi), candidates: hi - lo };
   report.notes.push(

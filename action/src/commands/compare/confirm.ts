@@ -3,7 +3,7 @@
 // its own: `tiperf compare --confirms VERDICT --shard K/N` re-runs the first verdict's regressed
 // cells, and `tiperf merge --confirms VERDICT` judges those parts and answers the first verdict.
 import { readFile } from "node:fs/promises";
-import { type Verdict, VerdictSchema } from "../../compare/verdict.ts";
+import { parseVerdict, type Verdict } from "../../compare/verdict.ts";
 import { InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { type CellRef, narrowSpec } from "../../specfile/prepare.ts";
@@ -78,9 +78,9 @@ export async function readFirstVerdict(file: string, flag: string): Promise<Verd
   } catch (e) {
     throw new InputError(`${flag} ${file}: cannot read the file (${(e as NodeJS.ErrnoException).code})`);
   }
-  let parsed: ReturnType<typeof VerdictSchema.safeParse>;
+  let parsed: ReturnType<typeof parseVerdict>;
   try {
-    parsed = VerdictSchema.safeParse(JSON.parse(text));
+    parsed = parseVerdict(JSON.parse(text));
   } catch {
     throw new InputError(`${flag} ${file}: not JSON: give the verdict.json of the run to confirm`);
   }

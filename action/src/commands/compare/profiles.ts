@@ -89,7 +89,7 @@ export async function profileRegressions(o: {
               : {}),
           ...(top ? { top } : {}),
           ...(main ? { measured: { [main[0]]: main[1].value } } : {}),
-          ...(p.measures && p.measures !== "cpu" ? { kind: p.measures } : {}),
+          ...(p.measures && p.measures !== "cpu" ? { measures: p.measures } : {}),
           ...(ops ? { ops } : {}),
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
@@ -111,7 +111,7 @@ export async function profileDiffs(
 ): Promise<ProfileDiffEntry[]> {
   const out: ProfileDiffEntry[] = [];
   const key = (p: CellProfile) =>
-    `${p.workload}\u0000${p.threads}\u0000${p.component}\u0000${p.kind ?? "cpu"}`;
+    `${p.workload}\u0000${p.threads}\u0000${p.component}\u0000${p.measures ?? "cpu"}`;
   const bases = new Map(profiles.filter((p) => p.variant === control && p.file).map((p) => [key(p), p]));
   for (const head of profiles) {
     const base = bases.get(key(head));
@@ -123,7 +123,7 @@ export async function profileDiffs(
       const svg = diffFlameSvg(
         b as Buffer,
         h as Buffer,
-        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`,
+        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.measures ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`,
       );
       const flame = svg
         ? join(runDir.dir, (head.file as string).replace(/\.pprof$/, "-diff.svg"))
@@ -135,7 +135,7 @@ export async function profileDiffs(
         workload: head.workload,
         threads: head.threads,
         component: head.component,
-        kind: diff.kind,
+        measures: diff.measures,
         unit: diff.unit,
         total: diff.total,
         growers: diff.growers,

@@ -2,7 +2,7 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import type { Shard } from "../../bench/cut.ts";
-import { VERDICT_FORMAT, type Verdict } from "../../compare/verdict.ts";
+import { VERDICT_FORMAT, VERDICT_VERSION, type Verdict } from "../../compare/verdict.ts";
 import { EXIT } from "../../errors.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../../report/verdict-files.ts";
 import { hostFacts } from "../../result/host.ts";
@@ -47,7 +47,7 @@ export function sameTargetVerdict(
   const side = (variant: string) => ({ variant, run_id: runId, result: resultPath });
   return {
     format: VERDICT_FORMAT,
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: "pass",
     created_at: new Date().toISOString(),
     spec: { name: given.spec.name, path: given.path, hash: given.hash },

@@ -15,7 +15,12 @@ import { overallVerdict } from "../../compare/judge.ts";
 import type { judgeFamily } from "../../compare/judge-results.ts";
 import { lookSpendingText } from "../../compare/looks.ts";
 import { readings } from "../../compare/reading.ts";
-import type { CellProfile, ProfileDiffEntry, Verdict } from "../../compare/verdict.ts";
+import {
+  type CellProfile,
+  type ProfileDiffEntry,
+  VERDICT_VERSION,
+  type Verdict,
+} from "../../compare/verdict.ts";
 import { whatMoved } from "../../compare/what-moved.ts";
 import { evidenceField, evidenceOf } from "../../observe/hints.ts";
 import { ciText, pct } from "../../report/rows.ts";
@@ -77,7 +82,7 @@ export function buildVerdict(i: VerdictInputs): Verdict {
   });
   return {
     format: "tiperf.verdict",
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: overallVerdict(cells),
     created_at: new Date().toISOString(),
     spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },

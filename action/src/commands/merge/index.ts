@@ -11,7 +11,7 @@ import { withPooledBackground } from "../../compare/background.ts";
 import { judgeFamily } from "../../compare/judge-results.ts";
 import { lookShares } from "../../compare/looks.ts";
 import { mean, stddev } from "../../compare/stats.ts";
-import { type Verdict, VerdictSchema } from "../../compare/verdict.ts";
+import { parseVerdict, type Verdict } from "../../compare/verdict.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import { writeAtomic } from "../../proc/files.ts";
 import { type VerdictFiles, writeVerdictFiles } from "../../report/verdict-files.ts";
@@ -34,7 +34,7 @@ export async function shardCosts(parts: Part[]): Promise<Cost | undefined> {
     // a part without a readable verdict.json (a shard that failed early) adds no cost
     let cost: Cost | undefined;
     try {
-      cost = text ? VerdictSchema.safeParse(JSON.parse(text)).data?.cost : undefined;
+      cost = text ? parseVerdict(JSON.parse(text)).data?.cost : undefined;
     } catch {
       cost = undefined;
     }

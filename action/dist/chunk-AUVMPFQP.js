@@ -1922,7 +1922,7 @@ function bottleneck(resources) {
   if (load3) {
     const rest = others([load3]);
     return {
-      kind: "load",
+      bound: "load",
       text: `load generator saturated (${nameOf(load3)} at ${Math.round(load3.cpu_pct.mean)}% of its ${cpusText(load3.cpus)}): this cell measures the client${rest.length ? `; ${rest.join(", ")}` : ""}`
     };
   }
@@ -1930,7 +1930,7 @@ function bottleneck(resources) {
   if (server.length) {
     const rest = others(server);
     return {
-      kind: "server",
+      bound: "server",
       text: `${server.map((s2) => `${nameOf(s2)} CPU-bound (${Math.round(s2.cpu_pct.mean)}% of its ${cpusText(s2.cpus)})`).join(", ")}${rest.length ? `; ${rest.join(", ")}` : ""}`
     };
   }
@@ -1946,13 +1946,13 @@ function bottleneck(resources) {
     const both = here.some((r) => r.role === "server") && here.some((r) => r.role === "load");
     const why = other >= 0.3 * busy ? ": other programs on this machine take part of them" : both ? ": server and load generator compete for them" : "";
     return {
-      kind: "machine",
+      bound: "machine",
       text: `${machine.host === "local" ? "the machine's" : `${machine.host}'s`} ${cpusText(machine.cpus)} saturated (${Math.round(machine.cpu_pct.mean)}% busy; CPUs used: ${parts2.join(", ") || "by other programs"})${why}`
     };
   }
   const parts = others([]);
   return {
-    kind: "none",
+    bound: "none",
     text: `no resource saturated: latency-bound${parts.length ? ` (${parts.join(", ")}${machine ? `; machine ${Math.round(machine.cpu_pct.mean)}% busy` : ""})` : ""}`
   };
 }
@@ -2019,7 +2019,7 @@ function useText(r) {
 }
 var HINT_MARK = { load: "\u26A0\uFE0F", server: "\u{1F525}", machine: "\u{1F525}", none: "\xB7" };
 function evidenceWarnings(evidence) {
-  return (evidence ?? []).filter((e) => e.hint.kind === "load").map(
+  return (evidence ?? []).filter((e) => e.hint.bound === "load").map(
     (e) => `${e.workload} threads=${e.threads} (${e.variant}): ${e.hint.text}; its numbers are not the server's`
   );
 }
@@ -2030,7 +2030,7 @@ function evidenceMarkdown(evidence, esc2) {
     `| ${multi ? "Variant | " : ""}Workload | Threads | Bottleneck | CPU, memory (mean over the measured window; max = busiest second) |`,
     `|${multi ? "---|" : ""}---|---:|---|---|`,
     ...evidence.map(
-      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.kind]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
+      (e) => `| ${multi ? `${esc2(e.variant)} | ` : ""}${esc2(e.workload)} | ${e.threads} | ${HINT_MARK[e.hint.bound]} ${esc2(e.hint.text)} | ${e.resources.map((r) => esc2(useText(r))).join("<br>")} |`
     )
   ];
 }
@@ -2047,7 +2047,7 @@ function profileMarkdown(profiles, esc2, where) {
     const top = (p.top ?? []).slice(0, 3).map((f) => `${esc2(f.name.length > 60 ? `\u2026${f.name.slice(-59)}` : f.name)} ${f.flat_pct.toFixed(1)}%`).join("<br>");
     const measured = p.measured ? Object.entries(p.measured).map(([k2, v]) => ` (${k2} ${Math.round(v)})`)[0] : "";
     out.push(
-      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)}${p.kind === "alloc" ? " (allocations)" : p.kind === "stmts" ? " (statements executed)" : ""} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
+      `| ${esc2(p.workload)} threads=${p.threads} | ${esc2(p.variant)}${measured} | ${esc2(p.component)} ${esc2(p.address)}${p.measures === "alloc" ? " (allocations)" : p.measures === "stmts" ? " (statements executed)" : ""} | ${p.file ? `\`${esc2(p.file)}\`${p.flame ? `, flame graph \`${esc2(p.flame)}\`` : ""}` : `not taken: ${esc2(p.error ?? "unknown")}`} | ${top || "\u2013"} |`
     );
   }
   return out;
@@ -2061,7 +2061,7 @@ var shortFn = (name) => {
 function profileDiffMarkdown(diffs, esc2) {
   if (!diffs?.length) return [];
   const out = [
-    `**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by${diffs.some((d) => d.kind === "stmts") ? "; statements executed: a counting build's own statements per function, the idle server's taken off, ranked by their change per operation" : ""}):`,
+    `**Which functions got costlier** (each regressed cell's profiles, base against head; a function's cost with what it calls, per operation the load tool counted while profiling, and the change of its share of the profile, which the lists rank by${diffs.some((d) => d.measures === "stmts") ? "; statements executed: a counting build's own statements per function, the idle server's taken off, ranked by their change per operation" : ""}):`,
     "",
     "| Cell | Server | Profile | Whole profile | Grew most | Shrank most | Differential flame graph |",
     "|---|---|---|---|---|---|---|"
@@ -2071,7 +2071,7 @@ function profileDiffMarkdown(diffs, esc2) {
       (g) => `${esc2(shortFn(g.name))} ${diffValue(g.delta, d.unit)}${d.unit === "%" ? "" : ` (${g.share_delta >= 0 ? "+" : "\u2212"}${Math.abs(g.share_delta).toFixed(1)} pts)`}`
     ).join("<br>") || "\u2013";
     out.push(
-      `| ${esc2(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc2(d.variant)})` : ""} | ${esc2(d.component)} | ${PROFILE_NAME[d.kind]} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} \u2192 ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc2(d.flame)}\`` : "\u2013"} |`
+      `| ${esc2(d.workload)} threads=${d.threads}${d.variant !== "head" ? ` (${esc2(d.variant)})` : ""} | ${esc2(d.component)} | ${PROFILE_NAME[d.measures]} | ${diffValue(d.total.head - d.total.base, d.unit)} (${d.total.base.toFixed(d.unit === "ms/op" ? 3 : 1)} \u2192 ${d.total.head.toFixed(d.unit === "ms/op" ? 3 : 1)}) | ${list(d.growers)} | ${list(d.shrinkers)} | ${d.flame ? `\`${esc2(d.flame)}\`` : "\u2013"} |`
     );
   }
   return out;
@@ -2489,8 +2489,8 @@ function matchesWildcard(pattern, path3) {
   return x4.length >= p.length && p.every((seg, i) => seg === "*" || seg === x4[i]);
 }
 function differingPaths(a4, b10, prefix = "") {
-  const isObj3 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
-  if ((isObj3(a4) || a4 === void 0) && (isObj3(b10) || b10 === void 0) && (isObj3(a4) || isObj3(b10))) {
+  const isObj4 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
+  if ((isObj4(a4) || a4 === void 0) && (isObj4(b10) || b10 === void 0) && (isObj4(a4) || isObj4(b10))) {
     const x4 = a4 ?? {};
     const y4 = b10 ?? {};
     const out = [];
@@ -2797,7 +2797,7 @@ var ReadingSchema = external_exports.strictObject({
    * hidden: cost up, throughput not down; cheaper: cost down; none: nothing to say; undecided:
    * the cost cannot tell.
    */
-  kind: external_exports.enum(["costlier", "same-work", "hidden", "cheaper", "none", "undecided"]),
+  finding: external_exports.enum(["costlier", "same-work", "hidden", "cheaper", "none", "undecided"]),
   text: external_exports.string()
 });
 var pct2 = (x4) => `${x4 >= 0 ? "+" : "\u2212"}${Math.abs(x4 * 100).toFixed(1)}%`;
@@ -2818,27 +2818,27 @@ function readTogether(tp, cost, noun = "operation") {
   const down = tp.verdict === "regression";
   if (down && cost.verdict === "regression")
     return {
-      kind: "costlier",
+      finding: "costlier",
       text: `${cell2}: each ${noun} costs ${pct2(cost.change ?? 0)} more CPU (${costText}) and ${tpText}: the code does more work per ${noun}`
     };
   if (down && (cost.verdict === "unchanged" || cost.verdict === "within"))
     return {
-      kind: "same-work",
+      finding: "same-work",
       text: `${cell2}: ${tpText} while the servers did ${cost.verdict === "within" ? "nearly " : ""}the same work per ${noun} (${costText}, within \xB1${(cost.tolerance * 100).toFixed(0)}%): the time went elsewhere \u2014 waits (locks, I/O, the network), the environment, or a resource the variants differ in (a CPU quota) \u2014 not to costlier code; still a regression of throughput`
     };
   if (!down && cost.verdict === "regression")
     return {
-      kind: "hidden",
+      finding: "hidden",
       text: `${cell2}: each ${noun} costs ${pct2(cost.change ?? 0)} more CPU (${costText}) while ${tpText}: costlier, hidden by spare capacity at these threads`
     };
   if (cost.verdict === "improvement")
-    return { kind: "cheaper", text: `${cell2}: each ${noun} costs less CPU (${costText}); ${tpText}` };
+    return { finding: "cheaper", text: `${cell2}: each ${noun} costs less CPU (${costText}); ${tpText}` };
   if (down)
     return {
-      kind: "undecided",
+      finding: "undecided",
       text: `${cell2}: ${tpText}; the CPU per ${noun} cannot tell whether the code got costlier (${costText})`
     };
-  return { kind: "none", text: `${cell2}: ${tpText}; ${costText}` };
+  return { finding: "none", text: `${cell2}: ${tpText}; ${costText}` };
 }
 function readings(result, control, cells, alpha) {
   const out = [];
@@ -2874,7 +2874,7 @@ function readings(result, control, cells, alpha) {
   return out;
 }
 function readingLines(rs) {
-  return (rs ?? []).filter((r) => r.kind !== "none").map((r) => `\u{1F4D0} ${r.text}`);
+  return (rs ?? []).filter((r) => r.finding !== "none").map((r) => `\u{1F4D0} ${r.text}`);
 }
 
 // action/src/report/rows.ts
@@ -8493,6 +8493,7 @@ function whatMoved(result, control, variants, keys4, confidence, verdicts = []) 
 
 // action/src/compare/verdict.ts
 var VERDICT_FORMAT = "tiperf.verdict";
+var VERDICT_VERSION = 2;
 var CellJudgementSchema = external_exports.strictObject({
   /** The variant judged against the control (compare runs; absent in diffs of stored results). */
   variant: external_exports.string().optional(),
@@ -8542,7 +8543,7 @@ var EvidenceSchema = external_exports.strictObject({
   variant: external_exports.string(),
   workload: external_exports.string(),
   threads: external_exports.number().int(),
-  hint: external_exports.strictObject({ kind: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
+  hint: external_exports.strictObject({ bound: external_exports.enum(["load", "server", "machine", "none"]), text: external_exports.string() }),
   resources: external_exports.array(ResourceUseSchema)
 });
 var CellProfileSchema = external_exports.strictObject({
@@ -8552,7 +8553,7 @@ var CellProfileSchema = external_exports.strictObject({
   component: external_exports.string(),
   address: external_exports.string(),
   /** cpu (absent: cpu); alloc: a Go server's allocations over the same seconds; stmts: a counting build's statements per function. */
-  kind: external_exports.enum(["cpu", "alloc", "stmts"]).optional(),
+  measures: external_exports.enum(["cpu", "alloc", "stmts"]).optional(),
   /** Relative to the run directory (profiles/…pprof); absent when it could not be taken. */
   file: external_exports.string().optional(),
   /** Its flame graph (SVG beside the profile), relative to the run directory. */
@@ -8578,7 +8579,7 @@ var ProfileDiffSchema = external_exports.strictObject({
   workload: external_exports.string(),
   threads: external_exports.number().int(),
   component: external_exports.string(),
-  kind: external_exports.enum(["cpu", "alloc", "stmts"]),
+  measures: external_exports.enum(["cpu", "alloc", "stmts"]),
   /** ms/op, KiB/op, stmts/op, or % (shares of each profile where the operations are unknown). */
   unit: external_exports.string(),
   total: external_exports.strictObject({ base: external_exports.number(), head: external_exports.number() }),
@@ -8589,7 +8590,7 @@ var ProfileDiffSchema = external_exports.strictObject({
 });
 var VerdictSchema = external_exports.strictObject({
   format: external_exports.literal(VERDICT_FORMAT),
-  version: external_exports.literal(1),
+  version: external_exports.literal(VERDICT_VERSION),
   verdict: external_exports.enum(["pass", "regression", "inconclusive"]),
   created_at: external_exports.string(),
   spec: external_exports.strictObject({ name: external_exports.string(), path: external_exports.string(), hash: external_exports.string() }),
@@ -8741,8 +8742,25 @@ var VerdictSchema = external_exports.strictObject({
     artifacts_url: external_exports.string().optional()
   }).optional()
 });
+var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var renamedIn = (o, from, to) => isObj(o) ? Object.fromEntries(Object.entries(o).map(([k2, v]) => [k2 === from ? to : k2, v])) : o;
+var renamed = (list, from, to) => Array.isArray(list) ? list.map((e) => renamedIn(e, from, to)) : list;
+var V1_FIELDS = {
+  version: () => VERDICT_VERSION,
+  evidence: (list) => Array.isArray(list) ? list.map((e) => isObj(e) ? { ...e, hint: renamedIn(e.hint, "kind", "bound") } : e) : list,
+  profiles: (list) => renamed(list, "kind", "measures"),
+  profile_diffs: (list) => renamed(list, "kind", "measures"),
+  readings: (list) => renamed(list, "kind", "finding")
+};
+function migrateVerdict(raw) {
+  if (raw.format !== VERDICT_FORMAT || raw.version !== 1) return raw;
+  return Object.fromEntries(Object.entries(raw).map(([k2, v]) => [k2, V1_FIELDS[k2]?.(v) ?? v]));
+}
+function parseVerdict(raw) {
+  return VerdictSchema.safeParse(isObj(raw) ? migrateVerdict(raw) : raw);
+}
 function readVerdict(file) {
-  return readModel(file, "verdict", VERDICT_FORMAT, 1, VerdictSchema);
+  return readModel(file, "verdict", VERDICT_FORMAT, VERDICT_VERSION, VerdictSchema, { 1: migrateVerdict });
 }
 
 // action/src/drivers/go-tpc/index.ts
@@ -10677,7 +10695,7 @@ pass --force to compare anyway`
   };
   return {
     format: "tiperf.verdict",
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: overallVerdict(cells),
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },
@@ -66163,7 +66181,7 @@ function evidenceHtml(evidence) {
   ];
   for (const e of evidence)
     out.push(
-      `<tr data-hint="${esc(e.hint.kind)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.kind]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`
+      `<tr data-hint="${esc(e.hint.bound)}"><td class="l">${esc(e.variant)}</td><td class="l">${esc(e.workload)}</td><td>${e.threads}</td><td class="l">${HINT_MARK[e.hint.bound]} ${esc(e.hint.text)}</td><td class="l">${e.resources.map((r) => esc(useText(r))).join("<br>")}</td></tr>`
     );
   out.push("</tbody></table>", `<p class="method">${esc(EVIDENCE_TEXT)}</p>`);
   return out;
@@ -66192,7 +66210,7 @@ function profileDiffsHtml(diffs) {
   ).join("<br>");
   for (const d of diffs)
     out.push(
-      `<tr><td class="l">${esc(d.workload)} threads=${d.threads} (${esc(d.variant)})</td><td class="l">${esc(d.component)}</td><td class="l">${d.kind === "cpu" ? "CPU" : "allocations"}</td><td class="l">${list(d, d.growers)}</td><td class="l">${list(d, d.shrinkers)}</td><td class="l">${d.flame ? `<a href="${esc(d.flame)}">differential flame graph</a>` : "\u2013"}</td></tr>`
+      `<tr><td class="l">${esc(d.workload)} threads=${d.threads} (${esc(d.variant)})</td><td class="l">${esc(d.component)}</td><td class="l">${d.measures === "cpu" ? "CPU" : "allocations"}</td><td class="l">${list(d, d.growers)}</td><td class="l">${list(d, d.shrinkers)}</td><td class="l">${d.flame ? `<a href="${esc(d.flame)}">differential flame graph</a>` : "\u2013"}</td></tr>`
     );
   out.push("</tbody></table>");
   return out;
@@ -66246,7 +66264,7 @@ function adoptionSpec(spec, baseRef, headRef, headRaw) {
 }
 
 // action/src/specfile/prepare.ts
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
   const refused = [];
   const num5 = (key2, ok, what) => {
@@ -66271,7 +66289,7 @@ function compareOverrides(get6, name) {
 function applyCompare(raw, o) {
   const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
   if (!set7.length) return;
-  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
+  raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
 }
 function parseTolerance(value4, name = "'tolerance' input") {
   const out = {};
@@ -66293,7 +66311,7 @@ async function yamlMapping(text3, where) {
   } catch (e) {
     throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
   }
-  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
+  if (!isObj2(raw)) throw new InputError(`${where}: must be a YAML mapping`);
   return raw;
 }
 async function fileMapping(file) {
@@ -66327,9 +66345,9 @@ function defaultMetrics(raw, where) {
 }
 function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
+  const metrics = isObj2(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
   for (const m3 of Object.keys(tolerance)) {
-    if (m3 !== "*" && !isObj(metrics[m3])) {
+    if (m3 !== "*" && !isObj2(metrics[m3])) {
       throw new InputError(
         `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
       );
@@ -66337,7 +66355,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
   }
   for (const [m3, rule4] of Object.entries(metrics)) {
     const t = tolerance[m3] ?? tolerance["*"];
-    if (t !== void 0 && isObj(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
+    if (t !== void 0 && isObj2(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
   }
   raw.metrics = metrics;
 }
@@ -66345,7 +66363,7 @@ async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
     const file = resolve2(src.cwd ?? ".", src.spec);
     const own = existsSync3(file) ? await fileMapping(file) : {};
-    const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
+    const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
@@ -66359,7 +66377,7 @@ async function prepareSpec(src) {
     specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
     applyCompare(headRaw, src.compare);
-    const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
+    const compare3 = isObj2(headRaw.compare) ? headRaw.compare : {};
     const composed = {
       ...headRaw,
       variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
@@ -66386,9 +66404,9 @@ async function prepareSpec(src) {
     });
     const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
     const head = await side(src.headConfig, src.headVersion, src.headBinpath);
-    const own = isObj(raw.variants) ? raw.variants : void 0;
-    raw.variants = own && isObj(own.base) && isObj(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
-    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+    const own = isObj2(raw.variants) ? raw.variants : void 0;
+    raw.variants = own && isObj2(own.base) && isObj2(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
+    raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
     const names = [
       src.baseConfig,
       src.headConfig,
@@ -66415,7 +66433,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
     base: { target: { source: { ref: mergeBase } } },
     head: { target: { source: { ref: headRef } } }
   };
-  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+  raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
   const out = composedSpec(
     raw,
     `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
@@ -66441,7 +66459,7 @@ function composedSpec(raw, label, path3) {
   return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml3.stringify)(raw) };
 }
 function mergePatch(from, to) {
-  if (!isObj(from) || !isObj(to)) return to === void 0 ? null : to;
+  if (!isObj2(from) || !isObj2(to)) return to === void 0 ? null : to;
   const patch2 = {};
   for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
   for (const [k2, v] of Object.entries(to)) {
@@ -66463,9 +66481,9 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
     throw new InputError(
       `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
     );
-  raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare3);
+  raw.compare = deepMerge(isObj2(raw.compare) ? raw.compare : {}, compare3);
   const noise = raw.compare.noise;
-  if (isObj(noise) && isObj(noise.workloads)) {
+  if (isObj2(noise) && isObj2(noise.workloads)) {
     const kept = new Set(raw.workloads.map((w2) => w2.name));
     noise.workloads = Object.fromEntries(Object.entries(noise.workloads).filter(([name]) => kept.has(name)));
   }
@@ -67596,9 +67614,9 @@ var Bench = class _Bench {
 // action/src/bench/builds.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { existsSync as existsSync5 } from "node:fs";
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function builderOf(target2) {
-  const name = isObj2(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
+  const name = isObj3(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
   const builder = name && TARGET_KINDS[name] ? kindOf(name).source : void 0;
   return builder?.treeOf(target2) ? builder : void 0;
 }
@@ -67636,13 +67654,13 @@ async function withSourceBuilds(loaded, opts) {
   };
   checkConflicts(loaded.path, raw, builder);
   const own = builder.treeOf(raw.target) ? loaded.spec.target.source : void 0;
-  const top = isObj2(own) ? own : void 0;
-  const variants = isObj2(raw.variants) ? raw.variants : {};
+  const top = isObj3(own) ? own : void 0;
+  const variants = isObj3(raw.variants) ? raw.variants : {};
   const names = Object.keys(variants);
   const variantBuilds = [];
   for (const name of names) {
     const overlay = variants[name];
-    const vsrc = isObj2(overlay) && isObj2(overlay.target) && isObj2(overlay.target.source) ? overlay.target.source : void 0;
+    const vsrc = isObj3(overlay) && isObj3(overlay.target) && isObj3(overlay.target.source) ? overlay.target.source : void 0;
     if (!vsrc) continue;
     if (!top && (!vsrc.path || !vsrc.build))
       throw new InputError(
@@ -67677,12 +67695,12 @@ async function withSourceBuilds(loaded, opts) {
 function checkConflicts(path3, raw, builder) {
   for (const [where, target2] of [
     ["target", raw.target],
-    ...Object.entries(isObj2(raw.variants) ? raw.variants : {}).map(([n, v]) => [
+    ...Object.entries(isObj3(raw.variants) ? raw.variants : {}).map(([n, v]) => [
       `variants.${n}.target`,
-      isObj2(v) ? v.target : void 0
+      isObj3(v) ? v.target : void 0
     ])
   ]) {
-    const why = isObj2(target2) ? builder.conflict(target2) : void 0;
+    const why = isObj3(target2) ? builder.conflict(target2) : void 0;
     if (why) throw new InputError(`${path3}: ${where}: ${why}`);
   }
 }
@@ -68170,7 +68188,7 @@ async function readFirstVerdict(file, flag2) {
   }
   let parsed;
   try {
-    parsed = VerdictSchema.safeParse(JSON.parse(text3));
+    parsed = parseVerdict(JSON.parse(text3));
   } catch {
     throw new InputError(`${flag2} ${file}: not JSON: give the verdict.json of the run to confirm`);
   }
@@ -68280,15 +68298,15 @@ function sampleIndex(p) {
   const str = (i) => p.stringTable.strings[num3(i)] ?? "";
   const types = p.sampleType.map((t) => ({ type: str(t.type), unit: str(t.unit) }));
   const stmts = types.findIndex((t) => t.type === "statements");
-  if (stmts >= 0) return { index: stmts, kind: "stmts" };
+  if (stmts >= 0) return { index: stmts, measures: "stmts" };
   const alloc = types.findIndex((t) => t.type === "alloc_space");
-  if (alloc >= 0) return { index: alloc, kind: "alloc" };
+  if (alloc >= 0) return { index: alloc, measures: "alloc" };
   const cpu = types.findIndex((t) => t.unit === "nanoseconds");
-  return { index: cpu >= 0 ? cpu : types.length - 1, kind: cpu >= 0 ? "cpu" : "alloc" };
+  return { index: cpu >= 0 ? cpu : types.length - 1, measures: cpu >= 0 ? "cpu" : "alloc" };
 }
 function functionCosts(data3) {
   const p = decodeProfile(data3);
-  const { index: index6, kind } = sampleIndex(p);
+  const { index: index6, measures } = sampleIndex(p);
   const str = (i) => p.stringTable.strings[num3(i)] ?? "?";
   const fn = new Map(p.function.map((f) => [num3(f.id), str(f.name)]));
   const loc = new Map(
@@ -68306,7 +68324,7 @@ function functionCosts(data3) {
     if (leaf !== void 0) flat.set(leaf, (flat.get(leaf) ?? 0) + v);
     for (const n of new Set(names)) cum.set(n, (cum.get(n) ?? 0) + v);
   }
-  return { kind, total, cum, flat };
+  return { measures, total, cum, flat };
 }
 var PER_OP2 = {
   cpu: { scale: 1e-6, unit: "ms/op" },
@@ -68315,10 +68333,10 @@ var PER_OP2 = {
 };
 function diffProfiles(base, head, ops2, n = 10) {
   const perOp = ops2 && ops2.base > 0 && ops2.head > 0;
-  const { scale: scale6, unit: opUnit } = PER_OP2[base.kind];
+  const { scale: scale6, unit: opUnit } = PER_OP2[base.measures];
   const unit2 = perOp ? opUnit : "%";
   const of = (c4, side, v) => perOp ? v * scale6 / ops2[side] : c4.total > 0 ? 100 * v / c4.total : 0;
-  const everywhere = (c4, name) => c4.kind !== "stmts" && c4.total > 0 && (c4.cum.get(name) ?? 0) / c4.total > 0.9;
+  const everywhere = (c4, name) => c4.measures !== "stmts" && c4.total > 0 && (c4.cum.get(name) ?? 0) / c4.total > 0.9;
   const names = [.../* @__PURE__ */ new Set([...base.cum.keys(), ...head.cum.keys()])].filter(
     (name) => !(everywhere(base, name) && everywhere(head, name))
   );
@@ -68328,11 +68346,11 @@ function diffProfiles(base, head, ops2, n = 10) {
     const h2 = of(head, "head", head.cum.get(name) ?? 0);
     return { name, base: b10, head: h2, delta: h2 - b10, share_delta: share(head, name) - share(base, name) };
   });
-  const counted = perOp && base.kind === "stmts";
+  const counted = perOp && base.measures === "stmts";
   const key2 = (r) => counted ? Math.abs(r.delta) < 0.05 ? 0 : r.delta : r.share_delta;
   const byDelta = [...rows].sort((a4, b10) => key2(b10) - key2(a4));
   return {
-    kind: base.kind,
+    measures: base.measures,
     unit: unit2,
     total: { base: of(base, "base", base.total), head: of(head, "head", head.total) },
     growers: byDelta.filter((r) => key2(r) > 0).slice(0, n),
@@ -68499,7 +68517,7 @@ async function profileRegressions(o) {
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
           ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {},
-          ...p.measures && p.measures !== "cpu" ? { kind: p.measures } : {},
+          ...p.measures && p.measures !== "cpu" ? { measures: p.measures } : {},
           ...ops2 ? { ops: ops2 } : {}
         });
         if (p.error) o.log(`profiles: ${p.component} ${p.address}: ${p.error}`);
@@ -68509,7 +68527,7 @@ async function profileRegressions(o) {
 }
 async function profileDiffs(profiles, control, runDir, log7) {
   const out = [];
-  const key2 = (p) => `${p.workload}\0${p.threads}\0${p.component}\0${p.kind ?? "cpu"}`;
+  const key2 = (p) => `${p.workload}\0${p.threads}\0${p.component}\0${p.measures ?? "cpu"}`;
   const bases = new Map(profiles.filter((p) => p.variant === control && p.file).map((p) => [key2(p), p]));
   for (const head of profiles) {
     const base = bases.get(key2(head));
@@ -68521,7 +68539,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
       const svg = diffFlameSvg(
         b10,
         h2,
-        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.kind ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`
+        `${head.variant} against ${control}: ${head.workload} threads=${head.threads}, ${head.component} ${head.measures ?? "cpu"} (red: a larger share of the profile, blue: a smaller one)`
       );
       const flame = svg ? join9(runDir.dir, head.file.replace(/\.pprof$/, "-diff.svg")) : void 0;
       if (svg && flame) await writeFile2(flame, svg);
@@ -68531,7 +68549,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
         workload: head.workload,
         threads: head.threads,
         component: head.component,
-        kind: diff.kind,
+        measures: diff.measures,
         unit: diff.unit,
         total: diff.total,
         growers: diff.growers,
@@ -68831,7 +68849,7 @@ function sameTargetVerdict(given, why, runId, resultPath, host, notes = []) {
   const side = (variant) => ({ variant, run_id: runId, result: resultPath });
   return {
     format: VERDICT_FORMAT,
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: "pass",
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: given.spec.name, path: given.path, hash: given.hash },
@@ -68904,7 +68922,7 @@ function buildVerdict(i) {
   });
   return {
     format: "tiperf.verdict",
-    version: 1,
+    version: VERDICT_VERSION,
     verdict: overallVerdict(cells),
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: loaded.spec.name, path: loaded.path, hash: loaded.hash },
@@ -69419,7 +69437,7 @@ async function readWave(file, flag2) {
 async function readVerdictWave(file, flag2) {
   let v;
   try {
-    v = VerdictSchema.safeParse(JSON.parse(await readFile6(file, "utf8"))).data;
+    v = parseVerdict(JSON.parse(await readFile6(file, "utf8"))).data;
   } catch (e) {
     const code = e.code;
     throw new InputError(
@@ -69645,7 +69663,7 @@ async function shardCosts(parts) {
     const text3 = await readFile7(join13(dirname4(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
-      cost = text3 ? VerdictSchema.safeParse(JSON.parse(text3)).data?.cost : void 0;
+      cost = text3 ? parseVerdict(JSON.parse(text3)).data?.cost : void 0;
     } catch {
       cost = void 0;
     }
@@ -70179,7 +70197,7 @@ export {
   upsertIssue,
   openPullRequest,
   CellJudgementSchema,
-  VerdictSchema,
+  parseVerdict,
   readVerdict,
   DRIVERS,
   driverNames,
