@@ -81,16 +81,23 @@ describe("a command's options, checked once for both doors", () => {
     assert.deepEqual(action, ["'spec' input is required in mode run"]);
   });
 
-  test("compare.*: every bad sizing word at once; a baseline not there is named by its flag", async () => {
+  test("compare.*: every bad sizing word at once, --budget too; a baseline not there is named by its flag", async () => {
     const lines = await refusal(
-      compareRequest(flagDoor("compare", { spec, rounds: "0", blocks: "0", confidence: "2" }), {
+      compareRequest(flagDoor("compare", { spec, rounds: "0", blocks: "0", confidence: "2", budget: "x" }), {
         out: "results",
       }),
     );
-    assert.equal(lines.length, 3, lines.join("\n"));
+    assert.equal(lines.length, 4, lines.join("\n"));
     // every line says who refused it, as the command line's first line does
     assert.ok(
       lines.every((l) => l.startsWith("tiperf compare: ")),
+      lines.join("\n"),
+    );
+    // --budget named as the flag, not as the spec's compare.budget it overrides
+    assert.ok(
+      lines.includes(
+        'tiperf compare: --budget must be a duration of at least a minute, like 90s, 20m or 2h (got "x")',
+      ),
       lines.join("\n"),
     );
     assert.match(

@@ -5,6 +5,7 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
+import { parseDuration } from "../yaml/keys.ts";
 import { deepMerge } from "../yaml/merge.ts";
 import { absentAt, adoptionSpec } from "./adoption.ts";
 import { canonicalJson, type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
@@ -40,13 +41,24 @@ export function compareOverrides(
     refused.push(`${name(key)} must be ${what} (got ${JSON.stringify(v)})`);
     return undefined;
   };
+  // compare.budget's own words (at least a minute), checked here so the flag or input is named
+  const duration = (key: string) => {
+    const v = get(key);
+    if (v === undefined || v === "") return undefined;
+    const seconds = parseDuration(v);
+    if (seconds !== undefined && seconds >= 60) return v;
+    refused.push(
+      `${name(key)} must be a duration of at least a minute, like 90s, 20m or 2h (got ${JSON.stringify(v)})`,
+    );
+    return undefined;
+  };
   const whole = (min: number) => (n: number) => Number.isInteger(n) && n >= min;
   const out: CompareOverrides = {
     rounds: num("rounds", whole(2), "a whole number of rounds, at least 2"),
     blocks: num("blocks", whole(1), "a whole number of blocks, at least 1"),
     confidence: num("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
     seed: num("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31−1"),
-    budget: get("budget") || undefined,
+    budget: duration("budget"),
   };
   // every bad value said at once
   if (refused.length) throw new InputError(refused.join("\n"));
