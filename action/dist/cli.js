@@ -64,7 +64,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-AUVMPFQP.js";
+} from "./chunk-IGYQWPZJ.js";
 import {
   reapLedger
 } from "./chunk-34NYA5CN.js";
@@ -2555,9 +2555,9 @@ async function cmdCompare(args, signal) {
   const { values, positionals } = flags("compare", args, parseOptions("compare"));
   if (positionals.length > 0)
     throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const request = await compareRequest(flagDoor("compare", values), { out: "results" });
+  const { request, json } = await compareRequest(flagDoor("compare", values), { out: "results" });
   const outcome = await execCompare(request, { log, signal });
-  await writeJson(request.json, outcome.verdict);
+  await writeJson(json, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}
 `);
@@ -3022,10 +3022,10 @@ async function cmdMerge(args) {
   if (positionals.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
   const first = positionals[0];
-  const request = await mergeRequest(flagDoor("merge", values), positionals, {
+  const { request, json } = await mergeRequest(flagDoor("merge", values), positionals, {
     out: join7("results", `merge-${basename3(first.endsWith("result.json") ? dirname5(first) : first)}`)
   });
-  const { parts, json: _json, ...options } = request;
+  const { parts, ...options } = request;
   const merged = await mergeEither(parts, {
     ...options,
     log,
@@ -3035,10 +3035,10 @@ async function cmdMerge(args) {
       );
     }
   });
-  return merged.parts === "run" ? saidRun(merged.outcome, request) : saidComparison(merged.outcome, request);
+  return merged.parts === "run" ? saidRun(merged.outcome, json) : saidComparison(merged.outcome, json);
 }
-async function saidComparison(outcome, request) {
-  await writeJson(request.json, outcome.verdict);
+async function saidComparison(outcome, json) {
+  await writeJson(json, outcome.verdict);
   if (outcome.confirm > 0)
     log(
       `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`
@@ -3052,8 +3052,8 @@ async function saidComparison(outcome, request) {
 `);
   return outcome.exitCode;
 }
-async function saidRun(outcome, request) {
-  await writeJson(request.json, outcome.verdict ?? outcome.result);
+async function saidRun(outcome, json) {
+  await writeJson(json, outcome.verdict ?? outcome.result);
   const said = outcome.verdict?.verdict ?? outcome.result.status;
   log(
     `merged run: ${said} (${outcome.resultPath})${outcome.htmlPath ? `; report: ${outcome.htmlPath}` : ""}`
@@ -3393,10 +3393,10 @@ async function cmdRun(args, signal) {
   const { values, positionals } = flags("run", args, parseOptions("run"));
   if (positionals.length > 0)
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const request = await runRequest(flagDoor("run", values), { out: "results" });
+  const { request, json } = await runRequest(flagDoor("run", values), { out: "results" });
   const done = await execRun(request, { log, signal });
   if (done.verdict) {
-    await writeJson(request.json, done.verdict);
+    await writeJson(json, done.verdict);
     log(`verdict: ${done.verdict.verdict}; report: ${done.reportPath}`);
     process.stdout.write(`${done.verdict.verdict}
 `);

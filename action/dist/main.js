@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-AUVMPFQP.js";
+} from "./chunk-IGYQWPZJ.js";
 import {
   getInput,
   info,
@@ -197,13 +197,11 @@ async function produceMerge(inputs, get) {
     );
   const merged = await mergeEither(parts, {
     // the merge goes under the 'out' input's folder, in merged/
-    ...await mergeRequest(
+    ...(await mergeRequest(
       inputDoor("merge", (n) => n === "out" ? "" : get(n)),
       parts,
-      {
-        out: join(inputs.out, "merged")
-      }
-    ),
+      { out: join(inputs.out, "merged") }
+    )).request,
     log
   });
   if (merged.parts === "run") {
@@ -238,13 +236,15 @@ async function producePublish({ inputs }) {
 async function produceCompare({ inputs, get, signal }) {
   const door = inputDoor("compare", get);
   if (inputs.setup) await setupFor(door);
-  const outcome = await execCompare(await compareRequest(door, { out: inputs.out }), { log, signal });
+  const { request } = await compareRequest(door, { out: inputs.out });
+  const outcome = await execCompare(request, { log, signal });
   return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
 }
 async function produceRun({ inputs, get, signal }) {
   const door = inputDoor(inputs.mode, (n) => n === "baseline" && inputs.mode === "run" ? "" : get(n));
   if (inputs.setup) await setupFor(door);
-  const done = await execRun(await runRequest(door, { out: inputs.out }), { log, signal });
+  const { request } = await runRequest(door, { out: inputs.out });
+  const done = await execRun(request, { log, signal });
   return {
     ...done.verdict ? { verdict: done.verdict } : { status: done.status },
     reportPath: done.reportPath,

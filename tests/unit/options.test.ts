@@ -128,10 +128,14 @@ describe("a command's options, checked once for both doors", () => {
   });
 
   test("good options give one request: the spec loaded, the shard and seed typed", async () => {
-    const r = await compareRequest(flagDoor("compare", { spec, seed: "7", shard: "2/3" }), {
-      out: "results",
-    });
+    const { request: r, json } = await compareRequest(
+      flagDoor("compare", { spec, seed: "7", shard: "2/3", json: "v.json" }),
+      { out: "results" },
+    );
     assert.equal(r.spec.path, spec);
     assert.deepEqual([r.seed, r.shard, r.outDir], [7, { index: 2, of: 3 }, "results"]);
+    // the --json copy is the door's to write: the request the command runs holds only its own
+    assert.equal(json, "v.json");
+    assert.equal("json" in r, false);
   });
 });

@@ -67,13 +67,13 @@ async function produceMerge(inputs: ActionInputs, get: (name: string) => string)
   // parts as the one comparison: an input the parts do not take passes unused
   const merged = await mergeEither(parts, {
     // the merge goes under the 'out' input's folder, in merged/
-    ...(await mergeRequest(
-      inputDoor("merge", (n) => (n === "out" ? "" : get(n))),
-      parts,
-      {
-        out: join(inputs.out, "merged"),
-      },
-    )),
+    ...(
+      await mergeRequest(
+        inputDoor("merge", (n) => (n === "out" ? "" : get(n))),
+        parts,
+        { out: join(inputs.out, "merged") },
+      )
+    ).request,
     log,
   });
   if (merged.parts === "run") {
@@ -121,7 +121,8 @@ async function producePublish({ inputs }: ModeCall): Promise<Produced> {
 async function produceCompare({ inputs, get, signal }: ModeCall): Promise<Produced> {
   const door = inputDoor("compare", get);
   if (inputs.setup) await setupFor(door);
-  const outcome = await execCompare(await compareRequest(door, { out: inputs.out }), { log, signal });
+  const { request } = await compareRequest(door, { out: inputs.out });
+  const outcome = await execCompare(request, { log, signal });
   return { verdict: outcome.verdict, reportPath: outcome.htmlPath, resultPath: outcome.resultPath };
 }
 
@@ -129,7 +130,8 @@ async function produceCompare({ inputs, get, signal }: ModeCall): Promise<Produc
 async function produceRun({ inputs, get, signal }: ModeCall): Promise<Produced> {
   const door = inputDoor(inputs.mode, (n) => (n === "baseline" && inputs.mode === "run" ? "" : get(n)));
   if (inputs.setup) await setupFor(door);
-  const done = await execRun(await runRequest(door, { out: inputs.out }), { log, signal });
+  const { request } = await runRequest(door, { out: inputs.out });
+  const done = await execRun(request, { log, signal });
   return {
     ...(done.verdict ? { verdict: done.verdict } : { status: done.status }),
     reportPath: done.reportPath,

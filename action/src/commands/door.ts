@@ -20,6 +20,15 @@ export interface Door {
   relativeTo: string;
 }
 
+/**
+ * What a door asked of a command: the request the command runs, and what the door keeps for
+ * itself (the command line's `--json` copy of the verdict, written by the door).
+ */
+export interface Asked<R> {
+  request: R;
+  json?: string;
+}
+
 /** The command line's flags of `tiperf <command>` as parsed. */
 export function flagDoor(command: string, values: Record<string, string | boolean | undefined>): Door {
   return {

@@ -12,9 +12,9 @@ export async function cmdCompare(args: string[], signal: AbortSignal): Promise<n
   const { values, positionals } = flags("compare", args, parseOptions("compare"));
   if (positionals.length > 0)
     throw new InputError(`tiperf compare: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const request = await compareRequest(flagDoor("compare", values), { out: "results" });
+  const { request, json } = await compareRequest(flagDoor("compare", values), { out: "results" });
   const outcome = await execCompare(request, { log, signal });
-  await writeJson(request.json, outcome.verdict);
+  await writeJson(json, outcome.verdict);
   log(`verdict: ${outcome.verdict.verdict} (${outcome.verdictPath}); report: ${outcome.reportPath}`);
   process.stdout.write(`${outcome.verdict.verdict}\n`);
   return outcome.exitCode;

@@ -57,7 +57,7 @@ export function execCompare(
   request: CompareRequest,
   io: { log: (line: string) => void; signal: AbortSignal },
 ): Promise<CompareOutcome> {
-  const { spec, words: _words, json: _json, ...rest } = request;
+  const { spec, ...rest } = request;
   return compareSpec(spec, { ...rest, ...io });
 }
 

@@ -7,7 +7,7 @@ import type { Shard, Wave } from "../../bench/cut.ts";
 import { waveFor } from "../../bench/waves.ts";
 import { checkOutFile } from "../../result/store.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
-import { type Door, Refusals } from "../door.ts";
+import { type Asked, type Door, Refusals } from "../door.ts";
 import {
   fileOption,
   loadWords,
@@ -21,8 +21,6 @@ import { confirmationSpec, readFirstVerdict } from "./confirm.ts";
 /** A comparison as its door asked for it, checked: what `exec` runs. */
 export interface CompareRequest {
   spec: LoadedSpec;
-  /** The spec's words as given (the Action's provenance resolves its refs). */
-  words: SpecWords;
   outDir: string;
   /** Overrides compare.seed: the round order of an earlier run, to reproduce it. */
   seed?: number;
@@ -32,8 +30,6 @@ export interface CompareRequest {
   look?: Wave;
   /** A regression of this commit accepted as an expected cost by this login. */
   acceptedBy?: string;
-  /** The verdict's JSON copy (the command line's --json). */
-  json?: string;
 }
 
 /** The checks that read no spec: every one made, every refusal kept. */
@@ -51,7 +47,7 @@ function compareWords(d: Door, r: Refusals) {
 }
 
 /** compare's options from a door: checked, the spec loaded; every refusal said at once. */
-export async function compareRequest(d: Door, o: { out: string }): Promise<CompareRequest> {
+export async function compareRequest(d: Door, o: { out: string }): Promise<Asked<CompareRequest>> {
   const r = new Refusals(d.prefix);
   const w = compareWords(d, r);
   const json = d.get("json");
@@ -67,14 +63,13 @@ export async function compareRequest(d: Door, o: { out: string }): Promise<Compa
   const spec = w.confirms
     ? await confirmationSpec(given, await readFirstVerdict(w.confirms, d.say("confirms")))
     : given;
-  return {
+  const request: CompareRequest = {
     spec,
-    words,
     outDir: d.get("out") ?? o.out,
     ...(w.seed !== undefined ? { seed: w.seed } : {}),
     ...(w.shard ? { shard: w.shard } : {}),
     ...(look ? { look } : {}),
     ...(w.acceptedBy ? { acceptedBy: w.acceptedBy } : {}),
-    ...(json ? { json } : {}),
   };
+  return { request, ...(json ? { json } : {}) };
 }

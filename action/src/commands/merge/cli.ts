@@ -15,10 +15,10 @@ export async function cmdMerge(args: string[]): Promise<number> {
   if (positionals.length === 0)
     throw new InputError("tiperf merge: give the parts: PART... (each shard's result.json or run directory)");
   const first = positionals[0] as string;
-  const request = await mergeRequest(flagDoor("merge", values), positionals, {
+  const { request, json } = await mergeRequest(flagDoor("merge", values), positionals, {
     out: join("results", `merge-${basename(first.endsWith("result.json") ? dirname(first) : first)}`),
   });
-  const { parts, json: _json, ...options } = request;
+  const { parts, ...options } = request;
   const merged = await mergeEither(parts, {
     ...options,
     log,
@@ -30,12 +30,12 @@ export async function cmdMerge(args: string[]): Promise<number> {
       );
     },
   });
-  return merged.parts === "run" ? saidRun(merged.outcome, request) : saidComparison(merged.outcome, request);
+  return merged.parts === "run" ? saidRun(merged.outcome, json) : saidComparison(merged.outcome, json);
 }
 
 /** A comparison's parts merged: the verdict, and what runs next (a confirmation, a further look). */
-async function saidComparison(outcome: MergeOutcome, request: MergeRequest): Promise<number> {
-  await writeJson(request.json, outcome.verdict);
+async function saidComparison(outcome: MergeOutcome, json: string | undefined): Promise<number> {
+  await writeJson(json, outcome.verdict);
   if (outcome.confirm > 0)
     log(
       `to confirm (compare.confirm: ${outcome.confirm}): tiperf compare --confirms ${outcome.verdictPath} --seed N --shard K/N on each runner, then tiperf merge --confirms ${outcome.verdictPath} with their parts`,
@@ -50,8 +50,8 @@ async function saidComparison(outcome: MergeOutcome, request: MergeRequest): Pro
 }
 
 /** Shares of a run's matrix joined into one result, judged against --baseline when given. */
-async function saidRun(outcome: RunMergeOutcome, request: MergeRequest): Promise<number> {
-  await writeJson(request.json, outcome.verdict ?? outcome.result);
+async function saidRun(outcome: RunMergeOutcome, json: string | undefined): Promise<number> {
+  await writeJson(json, outcome.verdict ?? outcome.result);
   const said = outcome.verdict?.verdict ?? outcome.result.status;
   log(
     `merged run: ${said} (${outcome.resultPath})${outcome.htmlPath ? `; report: ${outcome.htmlPath}` : ""}`,

@@ -5,7 +5,7 @@
 import type { Verdict } from "../../compare/verdict.ts";
 import { checkOutFile } from "../../result/store.ts";
 import { readFirstVerdict } from "../compare/confirm.ts";
-import { type Door, Refusals } from "../door.ts";
+import { type Asked, type Door, Refusals } from "../door.ts";
 import { loginOption } from "../spec-options.ts";
 
 export interface MergeRequest {
@@ -20,12 +20,14 @@ export interface MergeRequest {
   acceptedBy?: string;
   /** A comparison's parts: the looks the workflow's waves reach (the design's included). */
   maxLooks?: number;
-  /** The verdict's (or merged result's) JSON copy: the command line's --json. */
-  json?: string;
 }
 
 /** merge's options from a door, the parts found by the door: checked, every refusal at once. */
-export async function mergeRequest(d: Door, parts: string[], o: { out: string }): Promise<MergeRequest> {
+export async function mergeRequest(
+  d: Door,
+  parts: string[],
+  o: { out: string },
+): Promise<Asked<MergeRequest>> {
   const r = new Refusals(d.prefix);
   const looksText = d.get("max-looks");
   const maxLooks = looksText === undefined ? undefined : Number(looksText);
@@ -43,13 +45,13 @@ export async function mergeRequest(d: Door, parts: string[], o: { out: string })
       : await r.checkAsync(() => readFirstVerdict(confirmsFile, d.say("confirms")));
   r.done();
   const baseline = d.get("baseline");
-  return {
+  const request: MergeRequest = {
     parts,
     outDir: d.get("out") ?? o.out,
     ...(baseline !== undefined ? { baseline } : {}),
     ...(confirms ? { confirms } : {}),
     ...(acceptedBy ? { acceptedBy } : {}),
     ...(maxLooks !== undefined ? { maxLooks } : {}),
-    ...(json !== undefined ? { json } : {}),
   };
+  return { request, ...(json !== undefined ? { json } : {}) };
 }

@@ -13,10 +13,10 @@ export async function cmdRun(args: string[], signal: AbortSignal): Promise<numbe
   const { values, positionals } = flags("run", args, parseOptions("run"));
   if (positionals.length > 0)
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
-  const request = await runRequest(flagDoor("run", values), { out: "results" });
+  const { request, json } = await runRequest(flagDoor("run", values), { out: "results" });
   const done = await execRun(request, { log, signal });
   if (done.verdict) {
-    await writeJson(request.json, done.verdict);
+    await writeJson(json, done.verdict);
     log(`verdict: ${done.verdict.verdict}; report: ${done.reportPath}`);
     process.stdout.write(`${done.verdict.verdict}\n`);
   } else {

@@ -5,25 +5,21 @@
 import type { Shard } from "../../bench/cut.ts";
 import { checkOutFile } from "../../result/store.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
-import { type Door, Refusals } from "../door.ts";
+import { type Asked, type Door, Refusals } from "../door.ts";
 import { fileOption, loadWords, type SpecWords, shardOption, specWords } from "../spec-options.ts";
 
 /** A run as its door asked for it, checked: what `execRun` runs. */
 export interface RunRequest {
   spec: LoadedSpec;
-  /** The spec's words as given (the Action's provenance resolves its refs). */
-  words: SpecWords;
   outDir: string;
   /** This runner's share of the matrix: every N-th cell from the K-th. */
   shard?: Shard;
   /** A stored result the run is judged against (the Action's mode diff). */
   baseline?: string;
-  /** The verdict's JSON copy of a run judged against a baseline (the command line's --json). */
-  json?: string;
 }
 
 /** run's options from a door: checked, the spec loaded; every refusal said at once. */
-export async function runRequest(d: Door, o: { out: string }): Promise<RunRequest> {
+export async function runRequest(d: Door, o: { out: string }): Promise<Asked<RunRequest>> {
   const r = new Refusals(d.prefix);
   const words = specWords(d, r);
   const shard = shardOption(d, r);
@@ -40,12 +36,11 @@ export async function runRequest(d: Door, o: { out: string }): Promise<RunReques
   const stored = baseline === undefined ? undefined : r.check(() => fileOption(d, "baseline"));
   r.done();
   const w = words as SpecWords;
-  return {
+  const request: RunRequest = {
     spec: await loadWords(w),
-    words: w,
     outDir: d.get("out") ?? o.out,
     ...(shard ? { shard } : {}),
     ...(stored !== undefined ? { baseline: stored } : {}),
-    ...(json !== undefined ? { json } : {}),
   };
+  return { request, ...(json !== undefined ? { json } : {}) };
 }

@@ -75,6 +75,7 @@ import {
   durationSchema,
   external_exports,
   forwardIssues,
+  parseDuration,
   variantAt
 } from "./chunk-WCKSSEMK.js";
 import {
@@ -66275,13 +66276,23 @@ function compareOverrides(get6, name) {
     refused.push(`${name(key2)} must be ${what} (got ${JSON.stringify(v)})`);
     return void 0;
   };
+  const duration3 = (key2) => {
+    const v = get6(key2);
+    if (v === void 0 || v === "") return void 0;
+    const seconds2 = parseDuration(v);
+    if (seconds2 !== void 0 && seconds2 >= 60) return v;
+    refused.push(
+      `${name(key2)} must be a duration of at least a minute, like 90s, 20m or 2h (got ${JSON.stringify(v)})`
+    );
+    return void 0;
+  };
   const whole = (min4) => (n) => Number.isInteger(n) && n >= min4;
   const out = {
     rounds: num5("rounds", whole(2), "a whole number of rounds, at least 2"),
     blocks: num5("blocks", whole(1), "a whole number of blocks, at least 1"),
     confidence: num5("confidence", (n) => n > 0.5 && n < 1, "a confidence between 0.5 and 1, like 0.95"),
     seed: num5("seed", (n) => whole(0)(n) && n < 2 ** 31, "a whole number from 0 to 2^31\u22121"),
-    budget: get6("budget") || void 0
+    budget: duration3("budget")
   };
   if (refused.length) throw new InputError(refused.join("\n"));
   return Object.fromEntries(Object.entries(out).filter(([, v]) => v !== void 0));
@@ -69022,7 +69033,7 @@ function acceptedVerdict(v, by) {
 
 // action/src/commands/compare/index.ts
 function execCompare(request3, io) {
-  const { spec, words: _words, json: _json, ...rest } = request3;
+  const { spec, ...rest } = request3;
   return compareSpec(spec, { ...rest, ...io });
 }
 async function compareSpec(given, opts) {
@@ -69555,16 +69566,15 @@ async function compareRequest(d, o) {
   const given = await loadWords(words);
   const look = w2.lookOf ? await waveFor(w2.lookOf, d.say("look-of"), { spec: given, shard: w2.shard }) : void 0;
   const spec = w2.confirms ? await confirmationSpec(given, await readFirstVerdict(w2.confirms, d.say("confirms"))) : given;
-  return {
+  const request3 = {
     spec,
-    words,
     outDir: d.get("out") ?? o.out,
     ...w2.seed !== void 0 ? { seed: w2.seed } : {},
     ...w2.shard ? { shard: w2.shard } : {},
     ...look ? { look } : {},
-    ...w2.acceptedBy ? { acceptedBy: w2.acceptedBy } : {},
-    ...json2 ? { json: json2 } : {}
+    ...w2.acceptedBy ? { acceptedBy: w2.acceptedBy } : {}
   };
+  return { request: request3, ...json2 ? { json: json2 } : {} };
 }
 
 // action/src/bench/parts.ts
@@ -70018,15 +70028,15 @@ async function mergeRequest(d, parts, o) {
   const confirms = confirmsFile === void 0 ? void 0 : await r.checkAsync(() => readFirstVerdict(confirmsFile, d.say("confirms")));
   r.done();
   const baseline3 = d.get("baseline");
-  return {
+  const request3 = {
     parts,
     outDir: d.get("out") ?? o.out,
     ...baseline3 !== void 0 ? { baseline: baseline3 } : {},
     ...confirms ? { confirms } : {},
     ...acceptedBy ? { acceptedBy } : {},
-    ...maxLooks !== void 0 ? { maxLooks } : {},
-    ...json2 !== void 0 ? { json: json2 } : {}
+    ...maxLooks !== void 0 ? { maxLooks } : {}
   };
+  return { request: request3, ...json2 !== void 0 ? { json: json2 } : {} };
 }
 
 // action/src/commands/run/index.ts
@@ -70168,14 +70178,13 @@ async function runRequest(d, o) {
   const stored = baseline3 === void 0 ? void 0 : r.check(() => fileOption(d, "baseline"));
   r.done();
   const w2 = words;
-  return {
+  const request3 = {
     spec: await loadWords(w2),
-    words: w2,
     outDir: d.get("out") ?? o.out,
     ...shard ? { shard } : {},
-    ...stored !== void 0 ? { baseline: stored } : {},
-    ...json2 !== void 0 ? { json: json2 } : {}
+    ...stored !== void 0 ? { baseline: stored } : {}
   };
+  return { request: request3, ...json2 !== void 0 ? { json: json2 } : {} };
 }
 
 export {
