@@ -8,6 +8,7 @@ import {
   DEFAULT_TOLERANCE,
   DRIVERS,
   Refusals,
+  Refused,
   TIPERF_VERSION,
   acceptedRecord,
   apiUrl,
@@ -64,10 +65,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IGYQWPZJ.js";
+} from "./chunk-PGRLCKAW.js";
 import {
   reapLedger
-} from "./chunk-34NYA5CN.js";
+} from "./chunk-DZYI6UXG.js";
 import {
   EXPIRES,
   KubeClient,
@@ -86,7 +87,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-KIBEMJ5D.js";
+} from "./chunk-RWAFCA64.js";
 import {
   CLOUDS,
   Interrupted,
@@ -3123,9 +3124,9 @@ async function planRequest(d, log2) {
   const spec = await withSourceBuilds(await loadWords(w), { log: log2, dryRun: true });
   const sizing = SIZING.filter((k) => d.get(k) !== void 0);
   if (!spec.variants && sizing.length)
-    throw new InputError(
-      `${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
-    );
+    throw new Refused([
+      `${d.prefix}${d.sayAll(sizing, sizing.length === 2 ? " and " : ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`
+    ]);
   const seed = w.compare?.seed;
   return {
     spec,
@@ -3162,7 +3163,7 @@ async function cmdPlan(args) {
     log(`plan: wrote ${written.length} files to ${request.out}`);
   }
   if (plan.refusals.length) {
-    for (const r of plan.refusals) log(`error: ${r}`);
+    for (const r of plan.refusals) log(`error: tiperf plan: ${r}`);
     return EXIT.badInput;
   }
   return EXIT.ok;
@@ -3472,7 +3473,7 @@ async function main(argv) {
       log(`error: ${e.message}`);
       return abort.signal.reason.exitCode;
     }
-    log(`error: ${describeError(e)}`);
+    for (const line of e instanceof Refused ? e.lines : [describeError(e)]) log(`error: ${line}`);
     return e instanceof TiperfError ? e.exitCode : EXIT.runFailed;
   } finally {
     await teardownAll(log);

@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-IGYQWPZJ.js";
+} from "./chunk-PGRLCKAW.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-KIBEMJ5D.js";
+} from "./chunk-RWAFCA64.js";
 import {
   Interrupted,
   installCrashTeardown,

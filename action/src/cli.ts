@@ -11,6 +11,7 @@ import { cmdCalibrate } from "./commands/calibrate/cli.ts";
 import { cmdComment } from "./commands/comment/cli.ts";
 import { cmdCompare } from "./commands/compare/cli.ts";
 import { cmdDiff } from "./commands/diff/cli.ts";
+import { Refused } from "./commands/door.ts";
 import { cmdExport } from "./commands/export/cli.ts";
 import { cmdHistory } from "./commands/history/cli.ts";
 import { cmdInit } from "./commands/init/cli.ts";
@@ -98,7 +99,8 @@ export async function main(argv: string[]): Promise<number> {
       log(`error: ${(e as Error).message}`);
       return abort.signal.reason.exitCode;
     }
-    log(`error: ${describeError(e)}`);
+    // every refused option is an error line of its own, each saying whose it is
+    for (const line of e instanceof Refused ? e.lines : [describeError(e)]) log(`error: ${line}`);
     return e instanceof TiperfError ? e.exitCode : EXIT.runFailed;
   } finally {
     await teardownAll(log);

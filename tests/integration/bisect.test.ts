@@ -132,7 +132,7 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
     assert.deepEqual(leftovers(), before);
   });
 
-  test("no regression between good and bad: one check, 'no regression found', exit 0", async () => {
+  test("no regression between good and bad: one check, no first bad commit, no alarm, exit 0", async () => {
     const { dir, shas } = configRepo(3, undefined, 2);
     const out = join(tempDir(), "out");
     const json = join(out, "bisect.json");
@@ -155,11 +155,16 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
     ]);
     const { code } = await run.done;
     const r = JSON.parse(readFileSync(json, "utf8"));
-    assert.equal(r.outcome, "no-regression", run.stderr());
+    // an unchanged pair is "no regression" on a quiet machine; beside a CPU hog its 1 s cells can
+    // stay undecided through every re-measure, and bisect then rightly says inconclusive. Either
+    // way the check is the only step, nothing is searched, no commit is named and nothing alarms.
+    assert.ok(["no-regression", "inconclusive"].includes(r.outcome), run.stderr());
     assert.equal(code, 0);
     assert.equal(r.steps.length, 1);
+    assert.equal(r.steps[0].role, "check");
+    assert.notEqual(r.steps[0].mark, "bad");
     assert.equal(r.first_bad, undefined);
-    assert.match(run.stderr(), /bisect: no-regression/);
+    assert.match(run.stderr(), new RegExp(`bisect: ${r.outcome}`));
     const gh = await new FakeGitHub().start();
     try {
       const alarm = cli(["alarm", json, "--repo", "pingcap/tidb"], {
@@ -167,7 +172,7 @@ describe("tiperf bisect over a config repository (real MariaDB, real sysbench)",
         GITHUB_API_URL: gh.url,
       });
       assert.equal((await alarm.done).code, 0, alarm.stderr());
-      assert.match(alarm.stdout(), /bisect no-regression: no issue/);
+      assert.match(alarm.stdout(), new RegExp(`bisect ${r.outcome}: no issue`));
       assert.equal(gh.issues.length, 0);
     } finally {
       await gh.stop();

@@ -246,7 +246,7 @@ describe("flags in tiperf's words", () => {
     assert.equal((await plan.done).code, 2);
     assert.match(
       plan.stderr(),
-      /--shards, --budget size a comparison, and workloads\/pr\.yaml plans none \(no variants\): add --base-ref REF --head-ref REF/,
+      /tiperf plan: --shards and --budget size a comparison, and workloads\/pr\.yaml plans none \(no variants\): add --base-ref REF --head-ref REF/,
     );
     const share = cli(["plan", "--spec", "workloads/pr.yaml", "--shard", "1/2"]);
     assert.equal((await share.done).code, 2);

@@ -116,7 +116,7 @@ describe("every shipped spec fits the workflow it is shipped for", () => {
     );
     assert.match(
       plan.text,
-      /REFUSED \(tiperf run would exit 2 before anything starts\): pr\.yaml: compare\.budget/,
+      /REFUSED \(tiperf would exit 2 before anything starts\): pr\.yaml: compare\.budget/,
     );
   });
 });

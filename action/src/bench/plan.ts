@@ -155,7 +155,7 @@ export async function planRun(given: LoadedSpec, options: PlanOptions): Promise<
     ...(cost.text ? [cost.text] : []),
     ...(detect?.lines ?? []),
     ...warnings.map((w) => `warning: ${w}`),
-    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`),
+    ...refusals.map((r) => `REFUSED (tiperf would exit 2 before anything starts): ${r}`),
   ];
   const text = planText(head, phases, loaded, schedule);
   // the same steps as data: what a run's executed.json is checked against

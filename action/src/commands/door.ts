@@ -59,6 +59,13 @@ export function inputDoor(mode: string, get: (name: string) => string): Door {
   };
 }
 
+/** Every refused option of a command, said at once: one line each, each said as an error of its own. */
+export class Refused extends InputError {
+  constructor(readonly lines: string[]) {
+    super(lines.join("\n"));
+  }
+}
+
 /**
  * Every refused option of one command, collected and then said at once, each line starting with
  * the door's prefix (`tiperf compare: ` on the command line; nothing for the Action's inputs).
@@ -97,7 +104,6 @@ export class Refusals {
   /** Throws every refusal kept, one per line, each with the door's prefix; nothing when there is none. */
   done(): void {
     const p = this.prefix;
-    if (this.lines.length)
-      throw new InputError(this.lines.map((l) => (l.startsWith(p) ? l : `${p}${l}`)).join("\n"));
+    if (this.lines.length) throw new Refused(this.lines.map((l) => (l.startsWith(p) ? l : `${p}${l}`)));
   }
 }

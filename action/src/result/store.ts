@@ -213,8 +213,9 @@ export async function readModel<T>(
     head = raw as { format?: unknown; version?: unknown };
   }
   if (head.version !== version) {
+    const read = [...Object.keys(migrations).map(Number), version].sort((a, b) => a - b);
     throw new InputError(
-      `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version ${version})`,
+      `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version${read.length > 1 ? "s" : ""} ${read.join(", ")})`,
     );
   }
   const parsed = schema.safeParse(raw);

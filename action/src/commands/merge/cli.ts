@@ -7,7 +7,7 @@ import { InputError } from "../../errors.ts";
 import { flagDoor } from "../door.ts";
 import { mergeEither } from "./either.ts";
 import type { MergeOutcome } from "./index.ts";
-import { type MergeRequest, mergeRequest } from "./options.ts";
+import { mergeRequest } from "./options.ts";
 import type { RunMergeOutcome } from "./runs.ts";
 
 export async function cmdMerge(args: string[]): Promise<number> {

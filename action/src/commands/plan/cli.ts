@@ -34,7 +34,7 @@ export async function cmdPlan(args: string[]): Promise<number> {
     log(`plan: wrote ${written.length} files to ${request.out}`);
   }
   if (plan.refusals.length) {
-    for (const r of plan.refusals) log(`error: ${r}`);
+    for (const r of plan.refusals) log(`error: tiperf plan: ${r}`);
     return EXIT.badInput;
   }
   return EXIT.ok;

@@ -5,9 +5,8 @@
 import { withSourceBuilds } from "../../bench/builds.ts";
 import type { Shard, Wave } from "../../bench/cut.ts";
 import { readWave } from "../../bench/waves.ts";
-import { InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
-import { type Door, Refusals } from "../door.ts";
+import { type Door, Refusals, Refused } from "../door.ts";
 import { loadWords, type SpecWords, shardOption, specWords } from "../spec-options.ts";
 
 export interface PlanRequest {
@@ -55,9 +54,9 @@ export async function planRequest(d: Door, log: (line: string) => void): Promise
   const spec = await withSourceBuilds(await loadWords(w), { log, dryRun: true });
   const sizing = SIZING.filter((k) => d.get(k) !== undefined);
   if (!spec.variants && sizing.length)
-    throw new InputError(
-      `${d.sayAll(sizing, ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
-    );
+    throw new Refused([
+      `${d.prefix}${d.sayAll(sizing, sizing.length === 2 ? " and " : ", ")} size${sizing.length === 1 ? "s" : ""} a comparison, and ${spec.path} plans none (no variants): add --base-ref REF --head-ref REF to plan the PR check's comparison of two commits, or variants: to the spec`,
+    ]);
   const seed = w.compare?.seed;
   return {
     spec,

@@ -8014,8 +8014,9 @@ async function readModel(file, kind, format, version, schema, migrations = {}) {
     head = raw;
   }
   if (head.version !== version) {
+    const read2 = [...Object.keys(migrations).map(Number), version].sort((a, b) => a - b);
     throw new InputError(
-      `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version ${version})`
+      `${file}: ${kind} version ${String(head.version)} is not supported (this tiperf reads version${read2.length > 1 ? "s" : ""} ${read2.join(", ")})`
     );
   }
   const parsed = schema.safeParse(raw);

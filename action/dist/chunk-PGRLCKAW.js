@@ -66,7 +66,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-KIBEMJ5D.js";
+} from "./chunk-RWAFCA64.js";
 import {
   record,
   sshArgs
@@ -1876,6 +1876,75 @@ var require_topojson_client = __commonJS({
     });
   }
 });
+
+// action/src/commands/door.ts
+function flagDoor(command, values3) {
+  return {
+    who: `tiperf ${command}`,
+    get: (name) => {
+      const v = values3[name];
+      return typeof v === "string" && v !== "" ? v : void 0;
+    },
+    say: (name) => `--${name}`,
+    sayAll: (names, joiner) => names.map((n) => `--${n}`).join(joiner),
+    missing: (name) => `tiperf ${command}: --${name} is required`,
+    prefix: `tiperf ${command}: `,
+    relativeTo: "the current directory"
+  };
+}
+function inputDoor(mode, get6) {
+  return {
+    who: `mode ${mode}`,
+    get: (name) => get6(name) || void 0,
+    say: (name) => `'${name}' input`,
+    sayAll: (names, joiner) => `${names.map((n) => `'${n}'`).join(joiner)} input${names.length > 1 ? "s" : ""}`,
+    missing: (name) => `'${name}' input is required in mode ${mode}`,
+    prefix: "",
+    relativeTo: "the workspace"
+  };
+}
+var Refused = class extends InputError {
+  constructor(lines2) {
+    super(lines2.join("\n"));
+    this.lines = lines2;
+  }
+  lines;
+};
+var Refusals = class {
+  constructor(prefix = "") {
+    this.prefix = prefix;
+  }
+  prefix;
+  lines = [];
+  /** The checked value, or undefined with the refusal kept when the check refuses it. */
+  check(f) {
+    try {
+      return f();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.lines.push(...e.message.split("\n"));
+      return void 0;
+    }
+  }
+  /** The same for a check that reads files. */
+  async checkAsync(f) {
+    try {
+      return await f();
+    } catch (e) {
+      if (!(e instanceof InputError)) throw e;
+      this.lines.push(...e.message.split("\n"));
+      return void 0;
+    }
+  }
+  refuse(line5) {
+    this.lines.push(line5);
+  }
+  /** Throws every refusal kept, one per line, each with the door's prefix; nothing when there is none. */
+  done() {
+    const p = this.prefix;
+    if (this.lines.length) throw new Refused(this.lines.map((l) => l.startsWith(p) ? l : `${p}${l}`));
+  }
+};
 
 // action/src/version.ts
 var TIPERF_VERSION = "1.0.0";
@@ -10082,69 +10151,6 @@ function parseLogin(value4, flag2 = "--accepted-by") {
   return value4;
 }
 
-// action/src/commands/door.ts
-function flagDoor(command, values3) {
-  return {
-    who: `tiperf ${command}`,
-    get: (name) => {
-      const v = values3[name];
-      return typeof v === "string" && v !== "" ? v : void 0;
-    },
-    say: (name) => `--${name}`,
-    sayAll: (names, joiner) => names.map((n) => `--${n}`).join(joiner),
-    missing: (name) => `tiperf ${command}: --${name} is required`,
-    prefix: `tiperf ${command}: `,
-    relativeTo: "the current directory"
-  };
-}
-function inputDoor(mode, get6) {
-  return {
-    who: `mode ${mode}`,
-    get: (name) => get6(name) || void 0,
-    say: (name) => `'${name}' input`,
-    sayAll: (names, joiner) => `${names.map((n) => `'${n}'`).join(joiner)} input${names.length > 1 ? "s" : ""}`,
-    missing: (name) => `'${name}' input is required in mode ${mode}`,
-    prefix: "",
-    relativeTo: "the workspace"
-  };
-}
-var Refusals = class {
-  constructor(prefix = "") {
-    this.prefix = prefix;
-  }
-  prefix;
-  lines = [];
-  /** The checked value, or undefined with the refusal kept when the check refuses it. */
-  check(f) {
-    try {
-      return f();
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      this.lines.push(...e.message.split("\n"));
-      return void 0;
-    }
-  }
-  /** The same for a check that reads files. */
-  async checkAsync(f) {
-    try {
-      return await f();
-    } catch (e) {
-      if (!(e instanceof InputError)) throw e;
-      this.lines.push(...e.message.split("\n"));
-      return void 0;
-    }
-  }
-  refuse(line5) {
-    this.lines.push(line5);
-  }
-  /** Throws every refusal kept, one per line, each with the door's prefix; nothing when there is none. */
-  done() {
-    const p = this.prefix;
-    if (this.lines.length)
-      throw new InputError(this.lines.map((l) => l.startsWith(p) ? l : `${p}${l}`).join("\n"));
-  }
-};
-
 // action/src/specfile/load.ts
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
@@ -12106,7 +12112,7 @@ async function planRun(given, options) {
     ...cost.text ? [cost.text] : [],
     ...detect?.lines ?? [],
     ...warnings.map((w2) => `warning: ${w2}`),
-    ...refusals.map((r) => `REFUSED (tiperf run would exit 2 before anything starts): ${r}`)
+    ...refusals.map((r) => `REFUSED (tiperf would exit 2 before anything starts): ${r}`)
   ];
   const text3 = planText(head, phases, loaded, schedule);
   const json2 = {
@@ -70218,6 +70224,7 @@ export {
   parsePr,
   flagDoor,
   inputDoor,
+  Refused,
   Refusals,
   builderOf,
   withSourceBuilds,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-KIBEMJ5D.js";
+} from "./chunk-RWAFCA64.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";
