@@ -65,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-PGRLCKAW.js";
+} from "./chunk-4XQNILYA.js";
 import {
   reapLedger
 } from "./chunk-DZYI6UXG.js";

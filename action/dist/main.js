@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-PGRLCKAW.js";
+} from "./chunk-4XQNILYA.js";
 import {
   getInput,
   info,

@@ -9,7 +9,7 @@ import {
   williamsRows,
 } from "../../action/src/bench/schedule.ts";
 import { judgeShift, overallVerdict, samplesNeeded } from "../../action/src/compare/judge.ts";
-import { alphaPerCell, judgeStored } from "../../action/src/compare/judge-results.ts";
+import { alphaPerCell, asJudged, judgeStored } from "../../action/src/compare/judge-results.ts";
 import { centres, judgeCell } from "../../action/src/compare/samples.ts";
 import {
   batchMeans,
@@ -354,6 +354,32 @@ describe("diff of stored results", () => {
       { confidence: 0.95, force: true },
     );
     assert.ok(forced.notes.some((n) => /compared with --force although hardware differs/.test(n)));
+  });
+
+  test("two runs of one single-variant spec: the columns say baseline and head, not its name twice", () => {
+    const a = sampleResult();
+    const b = sampleResult();
+    const v = judgeStored(
+      { result: a, file: "a.json" },
+      { result: b, file: "b.json" },
+      { confidence: 0.95, force: false },
+    );
+    assert.deepEqual([v.base.variant, v.head.variant], ["baseline", "head"]);
+    assert.equal(v.base.target?.variant, "base", "the server's own variant name is kept");
+    const [ra, rb] = asJudged({ result: a, file: "a.json" }, { result: b, file: "b.json" });
+    assert.deepEqual([ra.cells[0]?.variant, rb.cells[0]?.variant], ["baseline", "head"]);
+    assert.deepEqual([ra.targets[0]?.variant, rb.targets[0]?.variant], ["baseline", "head"]);
+    assert.equal(a.cells[0]?.variant, "base", "the results read are not changed");
+    // variants of different names keep them
+    b.cells = b.cells.map((c) => ({ ...c, variant: "tuned" }));
+    b.targets = b.targets.map((t) => ({ ...t, variant: "tuned" }));
+    const named = judgeStored(
+      { result: a, file: "a.json" },
+      { result: b, file: "b.json" },
+      { confidence: 0.95, force: false },
+    );
+    assert.deepEqual([named.base.variant, named.head.variant], ["base", "tuned"]);
+    assert.equal(asJudged({ result: a, file: "a.json" }, { result: b, file: "b.json" })[1], b);
   });
 
   test("a different spec is refused, saying why", () => {

@@ -143,10 +143,39 @@ const soleOr = (result: Result, preferred: string) => {
       : (variants[0] ?? preferred);
 };
 
+type StoredSide = { result: Result; file: string; variant?: string };
+
+/**
+ * The variant judged on each side, and what the verdict calls it: two runs of one single-variant
+ * spec (a run and its stored baseline) share the variant's name, so their columns say `baseline`
+ * and `head` instead of one name twice.
+ */
+function sidesOf(base: StoredSide, head: StoredSide) {
+  const bv = base.variant ?? soleOr(base.result, "base");
+  const hv = head.variant ?? soleOr(head.result, "head");
+  return bv === hv ? { bv, hv, bl: "baseline", hl: "head" } : { bv, hv, bl: bv, hl: hv };
+}
+
+/** A result's variant `from` named `to`, in its targets and cells. */
+const renamed = (r: Result, from: string, to: string): Result =>
+  from === to
+    ? r
+    : {
+        ...r,
+        targets: r.targets.map((t) => (t.variant === from ? { ...t, variant: to } : t)),
+        cells: r.cells.map((c) => (c.variant === from ? { ...c, variant: to } : c)),
+      };
+
+/** The two stored results with their variants named as judgeStored's verdict names them (report.html's per-second lines). */
+export function asJudged(base: StoredSide, head: StoredSide): [Result, Result] {
+  const { bv, hv, bl, hl } = sidesOf(base, head);
+  return [renamed(base.result, bv, bl), renamed(head.result, hv, hl)];
+}
+
 /** `tiperf diff`: a stored base result against a stored head result (unpaired, Welch). */
 export function judgeStored(
-  base: { result: Result; file: string; variant?: string },
-  head: { result: Result; file: string; variant?: string },
+  base: StoredSide,
+  head: StoredSide,
   opts: { confidence: number; force: boolean },
 ): Verdict {
   const check = comparability(base.result, head.result, base.file, head.file);
@@ -156,8 +185,7 @@ export function judgeStored(
     );
   }
   const hs = storedSpec(head.result, head.file);
-  const bv = base.variant ?? soleOr(base.result, "base");
-  const hv = head.variant ?? soleOr(head.result, "head");
+  const { bv, hv, bl, hl } = sidesOf(base, head);
   const keys = keysOf(hs);
   const comparisons = comparisonsOf(keys);
   const alpha = alphaPerCell(opts.confidence, comparisons);
@@ -169,9 +197,9 @@ export function judgeStored(
   );
   const seconds = (r: Result) => r.cells.reduce((s, c) => s + c.duration_s + c.warmup_s, 0);
   const targetOf = (r: Result, v: string) => r.targets.find((t) => t.variant === v);
-  const side = (r: Result, v: string, file: string) => {
+  const side = (r: Result, v: string, label: string, file: string) => {
     const t = targetOf(r, v);
-    return { variant: v, run_id: r.run_id, result: file, ...(t ? { target: t } : {}) };
+    return { variant: label, run_id: r.run_id, result: file, ...(t ? { target: t } : {}) };
   };
   return {
     format: "tiperf.verdict",
@@ -179,8 +207,8 @@ export function judgeStored(
     verdict: overallVerdict(cells),
     created_at: new Date().toISOString(),
     spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },
-    base: side(base.result, bv, base.file),
-    head: side(head.result, hv, head.file),
+    base: side(base.result, bv, bl, base.file),
+    head: side(head.result, hv, hl, head.file),
     host: head.result.host,
     confidence: opts.confidence,
     alpha_per_cell: alpha,
@@ -192,10 +220,8 @@ export function judgeStored(
     saved_seconds: 0,
     cells,
     ...evidenceField([
-      ...evidenceOf(base.result.cells, [bv]),
-      ...evidenceOf(head.result.cells, [hv]).map((e) =>
-        hv === bv ? { ...e, variant: `${e.variant} (head run)` } : e,
-      ),
+      ...evidenceOf(base.result.cells, [bv]).map((e) => ({ ...e, variant: bl })),
+      ...evidenceOf(head.result.cells, [hv]).map((e) => ({ ...e, variant: hl })),
     ]),
     notes: [
       "stored results are not paired: samples are per-round values, or batch means of the 1-second intervals when a result has one round; Welch t intervals on the log scale",

@@ -6,7 +6,7 @@ import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { cellLabel, planCells } from "../../bench/cells.ts";
 import { missingShards, partFile, type RunShard, recordedSpec } from "../../bench/parts.ts";
-import { judgeStored } from "../../compare/judge-results.ts";
+import { asJudged, judgeStored } from "../../compare/judge-results.ts";
 import type { Verdict } from "../../compare/verdict.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import { writeAtomic } from "../../proc/files.ts";
@@ -111,17 +111,17 @@ export async function mergeRunParts(
   opts.log(`merge: ${note}`);
   if (!baseline || !opts.baseline)
     return { result, resultPath, missing, exitCode: missing.length ? EXIT.runFailed : EXIT.ok };
-  const judged = judgeStored(
+  const sides = [
     { result: baseline, file: opts.baseline },
     { result, file: resultPath },
-    { confidence: 0.95, force: false },
-  );
+  ] as const;
+  const judged = judgeStored(...sides, { confidence: 0.95, force: false });
   const verdict: Verdict = {
     ...judged,
     verdict: missing.length && judged.verdict === "pass" ? "inconclusive" : judged.verdict,
     notes: [note, ...judged.notes],
   };
-  const { htmlPath } = await writeVerdictFiles(verdict, opts.outDir, opts.log, [baseline, result]);
+  const { htmlPath } = await writeVerdictFiles(verdict, opts.outDir, opts.log, asJudged(...sides));
   return {
     result,
     resultPath,

@@ -12,7 +12,7 @@ import {
   type RunOptions,
   startResult,
 } from "../../bench/start.ts";
-import { judgeStored } from "../../compare/judge-results.ts";
+import { asJudged, judgeStored } from "../../compare/judge-results.ts";
 import type { Verdict } from "../../compare/verdict.ts";
 import { EXIT, InputError, RunError, TiperfError } from "../../errors.ts";
 import { writeVerdictFiles } from "../../report/verdict-files.ts";
@@ -143,15 +143,12 @@ export async function runAgainstBaseline(
   const resultPath = outcome.runDir.resultPath;
   if (outcome.result.status !== "complete")
     throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
-  const verdict = judgeStored(
+  const sides = [
     { result: baseline, file: baselineFile },
     { result: outcome.result, file: resultPath },
-    { confidence: 0.95, force: false },
-  );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), opts.log, [
-    baseline,
-    outcome.result,
-  ]);
+  ] as const;
+  const verdict = judgeStored(...sides, { confidence: 0.95, force: false });
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname(resultPath), opts.log, asJudged(...sides));
   return {
     verdict,
     resultPath,

@@ -10673,6 +10673,20 @@ var soleOr = (result, preferred) => {
   const variants = [...new Set(result.cells.map((c4) => c4.variant))];
   return variants.length === 1 ? variants[0] : variants.includes(preferred) ? preferred : variants[0] ?? preferred;
 };
+function sidesOf(base, head) {
+  const bv = base.variant ?? soleOr(base.result, "base");
+  const hv = head.variant ?? soleOr(head.result, "head");
+  return bv === hv ? { bv, hv, bl: "baseline", hl: "head" } : { bv, hv, bl: bv, hl: hv };
+}
+var renamed2 = (r, from, to) => from === to ? r : {
+  ...r,
+  targets: r.targets.map((t) => t.variant === from ? { ...t, variant: to } : t),
+  cells: r.cells.map((c4) => c4.variant === from ? { ...c4, variant: to } : c4)
+};
+function asJudged(base, head) {
+  const { bv, hv, bl: bl2, hl } = sidesOf(base, head);
+  return [renamed2(base.result, bv, bl2), renamed2(head.result, hv, hl)];
+}
 function judgeStored(base, head, opts) {
   const check = comparability(base.result, head.result, base.file, head.file);
   if (!check.ok && !opts.force) {
@@ -10683,8 +10697,7 @@ pass --force to compare anyway`
     );
   }
   const hs = storedSpec(head.result, head.file);
-  const bv = base.variant ?? soleOr(base.result, "base");
-  const hv = head.variant ?? soleOr(head.result, "head");
+  const { bv, hv, bl: bl2, hl } = sidesOf(base, head);
   const keys4 = keysOf(hs);
   const comparisons = comparisonsOf(keys4);
   const alpha = alphaPerCell(opts.confidence, comparisons);
@@ -10696,9 +10709,9 @@ pass --force to compare anyway`
   );
   const seconds2 = (r) => r.cells.reduce((s2, c4) => s2 + c4.duration_s + c4.warmup_s, 0);
   const targetOf = (r, v) => r.targets.find((t) => t.variant === v);
-  const side = (r, v, file) => {
+  const side = (r, v, label, file) => {
     const t = targetOf(r, v);
-    return { variant: v, run_id: r.run_id, result: file, ...t ? { target: t } : {} };
+    return { variant: label, run_id: r.run_id, result: file, ...t ? { target: t } : {} };
   };
   return {
     format: "tiperf.verdict",
@@ -10706,8 +10719,8 @@ pass --force to compare anyway`
     verdict: overallVerdict(cells),
     created_at: (/* @__PURE__ */ new Date()).toISOString(),
     spec: { name: hs.name, path: head.result.spec.path, hash: head.result.spec.hash },
-    base: side(base.result, bv, base.file),
-    head: side(head.result, hv, head.file),
+    base: side(base.result, bv, bl2, base.file),
+    head: side(head.result, hv, hl, head.file),
     host: head.result.host,
     confidence: opts.confidence,
     alpha_per_cell: alpha,
@@ -10719,10 +10732,8 @@ pass --force to compare anyway`
     saved_seconds: 0,
     cells,
     ...evidenceField([
-      ...evidenceOf(base.result.cells, [bv]),
-      ...evidenceOf(head.result.cells, [hv]).map(
-        (e) => hv === bv ? { ...e, variant: `${e.variant} (head run)` } : e
-      )
+      ...evidenceOf(base.result.cells, [bv]).map((e) => ({ ...e, variant: bl2 })),
+      ...evidenceOf(head.result.cells, [hv]).map((e) => ({ ...e, variant: hl }))
     ]),
     notes: [
       "stored results are not paired: samples are per-round values, or batch means of the 1-second intervals when a result has one round; Welch t intervals on the log scale",
@@ -69974,17 +69985,17 @@ async function mergeRunParts(files, opts) {
   opts.log(`merge: ${note}`);
   if (!baseline3 || !opts.baseline)
     return { result, resultPath, missing, exitCode: missing.length ? EXIT.runFailed : EXIT.ok };
-  const judged2 = judgeStored(
+  const sides = [
     { result: baseline3, file: opts.baseline },
-    { result, file: resultPath },
-    { confidence: 0.95, force: false }
-  );
+    { result, file: resultPath }
+  ];
+  const judged2 = judgeStored(...sides, { confidence: 0.95, force: false });
   const verdict = {
     ...judged2,
     verdict: missing.length && judged2.verdict === "pass" ? "inconclusive" : judged2.verdict,
     notes: [note, ...judged2.notes]
   };
-  const { htmlPath } = await writeVerdictFiles(verdict, opts.outDir, opts.log, [baseline3, result]);
+  const { htmlPath } = await writeVerdictFiles(verdict, opts.outDir, opts.log, asJudged(...sides));
   return {
     result,
     resultPath,
@@ -70127,15 +70138,12 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
   const resultPath = outcome.runDir.resultPath;
   if (outcome.result.status !== "complete")
     throw new TiperfError(`the run did not complete (${outcome.result.error ?? outcome.result.status})`, 3);
-  const verdict = judgeStored(
+  const sides = [
     { result: baseline3, file: baselineFile },
-    { result: outcome.result, file: resultPath },
-    { confidence: 0.95, force: false }
-  );
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname5(resultPath), opts.log, [
-    baseline3,
-    outcome.result
-  ]);
+    { result: outcome.result, file: resultPath }
+  ];
+  const verdict = judgeStored(...sides, { confidence: 0.95, force: false });
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname5(resultPath), opts.log, asJudged(...sides));
   return {
     verdict,
     resultPath,
