@@ -191,13 +191,13 @@ export const COMMANDS: CommandSpec[] = [
     name: "report",
     args: "VERDICT_JSON",
     flags: {
-      format: { type: "string", value: "markdown|html", required: true },
+      format: { type: "string", value: "markdown|html" },
       out: { type: "string", value: "FILE" },
       matrix: { type: "string", value: "NAME" },
       history: { type: "string", value: "CHANGEPOINTS_JSON" },
     },
     about: [
-      "the PR comment (markdown) or report.html (+ charts/); --history adds the spec's series",
+      "the PR comment (markdown, the default) or report.html (+ charts/); --history adds the spec's series",
       "from a `history check --json` report, change points marked (html)",
     ],
   },
@@ -302,8 +302,8 @@ export const COMMANDS: CommandSpec[] = [
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
-      "comparison on N runners (--shards N) each shard's blocks and minutes and what the merge",
-      "detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
+      "comparison (a spec with variants, or --base-*/--head-*) on N runners (--shards N) each",
+      "shard's blocks and minutes and what the merge detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
       "load-tool command line in phase order; --profile overrides the spec's target.profile;",
       "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
       "its directory is this one's; --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
