@@ -65,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-4XQNILYA.js";
+} from "./chunk-D2MSLGXJ.js";
 import {
   reapLedger
 } from "./chunk-DZYI6UXG.js";
@@ -373,13 +373,13 @@ var COMMANDS = [
     name: "report",
     args: "VERDICT_JSON",
     flags: {
-      format: { type: "string", value: "markdown|html", required: true },
+      format: { type: "string", value: "markdown|html" },
       out: { type: "string", value: "FILE" },
       matrix: { type: "string", value: "NAME" },
       history: { type: "string", value: "CHANGEPOINTS_JSON" }
     },
     about: [
-      "the PR comment (markdown) or report.html (+ charts/); --history adds the spec's series",
+      "the PR comment (markdown, the default) or report.html (+ charts/); --history adds the spec's series",
       "from a `history check --json` report, change points marked (html)"
     ]
   },
@@ -484,8 +484,8 @@ var COMMANDS = [
     },
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
-      "comparison on N runners (--shards N) each shard's blocks and minutes and what the merge",
-      "detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
+      "comparison (a spec with variants, or --base-*/--head-*) on N runners (--shards N) each",
+      "shard's blocks and minutes and what the merge detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
       "load-tool command line in phase order; --profile overrides the spec's target.profile;",
       "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
       "its directory is this one's; --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
@@ -3162,10 +3162,9 @@ async function cmdPlan(args) {
     const written = await writePlan(plan, request.out);
     log(`plan: wrote ${written.length} files to ${request.out}`);
   }
-  if (plan.refusals.length) {
-    for (const r of plan.refusals) log(`error: tiperf plan: ${r}`);
-    return EXIT.badInput;
-  }
+  const refused = new Refusals("tiperf plan: ");
+  for (const r of plan.refusals) refused.refuse(r);
+  refused.done();
   return EXIT.ok;
 }
 function buildLines(loaded) {

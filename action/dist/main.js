@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-4XQNILYA.js";
+} from "./chunk-D2MSLGXJ.js";
 import {
   getInput,
   info,

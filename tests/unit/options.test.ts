@@ -67,6 +67,13 @@ describe("a command's options, checked once for both doors", () => {
       lines[0] as string,
       /--shard runs a share of the matrix, which a baseline cannot judge alone/,
     );
+    // a bad shard with a baseline: both said
+    const bad = await refusal(
+      runRequest(flagDoor("run", { spec, shard: "x", baseline: spec }), { out: "results" }),
+    );
+    assert.equal(bad.length, 2, bad.join("\n"));
+    assert.match(bad[0] as string, /--shard.*\(got "x"\)/);
+    assert.match(bad[1] as string, /which a baseline cannot judge alone/);
     const both = await refusal(runRequest(flagDoor("run", { json: "v.json" }), { out: "results" }));
     assert.deepEqual(both, [
       "tiperf run: --spec is required",

@@ -7,7 +7,7 @@ import { parseOptions } from "../../cli/commands.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { specAtRef } from "../../specfile/prepare.ts";
-import { flagDoor } from "../door.ts";
+import { flagDoor, Refusals } from "../door.ts";
 import type { SpecWords } from "../spec-options.ts";
 import { planRequest } from "./options.ts";
 
@@ -33,10 +33,10 @@ export async function cmdPlan(args: string[]): Promise<number> {
     const written = await writePlan(plan, request.out);
     log(`plan: wrote ${written.length} files to ${request.out}`);
   }
-  if (plan.refusals.length) {
-    for (const r of plan.refusals) log(`error: tiperf plan: ${r}`);
-    return EXIT.badInput;
-  }
+  // after the plan, which shows where each refused step would be: said as every other command's refusals
+  const refused = new Refusals("tiperf plan: ");
+  for (const r of plan.refusals) refused.refuse(r);
+  refused.done();
   return EXIT.ok;
 }
 

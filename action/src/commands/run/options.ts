@@ -24,7 +24,7 @@ export async function runRequest(d: Door, o: { out: string }): Promise<Asked<Run
   const words = specWords(d, r);
   const shard = shardOption(d, r);
   const baseline = d.get("baseline");
-  if (shard !== undefined && baseline !== undefined)
+  if (d.get("shard") !== undefined && baseline !== undefined)
     r.refuse(
       `${d.say("shard")} runs a share of the matrix, which a baseline cannot judge alone: run each shard without ${d.say("baseline")}, then tiperf merge --baseline RESULT PART...`,
     );

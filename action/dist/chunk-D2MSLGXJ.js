@@ -70181,7 +70181,7 @@ async function runRequest(d, o) {
   const words = specWords(d, r);
   const shard = shardOption(d, r);
   const baseline3 = d.get("baseline");
-  if (shard !== void 0 && baseline3 !== void 0)
+  if (d.get("shard") !== void 0 && baseline3 !== void 0)
     r.refuse(
       `${d.say("shard")} runs a share of the matrix, which a baseline cannot judge alone: run each shard without ${d.say("baseline")}, then tiperf merge --baseline RESULT PART...`
     );
