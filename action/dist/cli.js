@@ -65,10 +65,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-D2MSLGXJ.js";
+} from "./chunk-IHZMVIHS.js";
 import {
   reapLedger
-} from "./chunk-DZYI6UXG.js";
+} from "./chunk-6JWOKWQP.js";
 import {
   EXPIRES,
   KubeClient,
@@ -87,7 +87,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-RWAFCA64.js";
+} from "./chunk-GHUIZ3WO.js";
 import {
   CLOUDS,
   Interrupted,

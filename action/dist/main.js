@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-D2MSLGXJ.js";
+} from "./chunk-IHZMVIHS.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-RWAFCA64.js";
+} from "./chunk-GHUIZ3WO.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CostSchema, HostSchema, ResourceUseSchema, TargetInfoSchema } from "../result/model.ts";
-import { readModel } from "../result/store.ts";
+import { type Migrations, migrated, readModel } from "../result/store.ts";
+import { isObj, type Obj } from "../yaml/merge.ts";
 import { CELL_VERDICTS } from "./judge.ts";
 import { ReadingSchema } from "./reading.ts";
 import { CounterReportSchema } from "./what-moved.ts";
@@ -309,8 +310,6 @@ export const VerdictSchema = z.strictObject({
 
 export type Verdict = z.output<typeof VerdictSchema>;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 /** An object's fields in their order, the field `from` named `to`. */
 const renamedIn = (o: unknown, from: string, to: string): unknown =>
   isObj(o) ? Object.fromEntries(Object.entries(o).map(([k, v]) => [k === from ? to : k, v])) : o;
@@ -339,11 +338,15 @@ export function migrateVerdict(raw: Obj): Obj {
   return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, V1_FIELDS[k]?.(v) ?? v]));
 }
 
+/** The verdicts an older tiperf wrote, each version to the next. */
+const VERDICT_MIGRATIONS: Migrations = { 1: migrateVerdict };
+
 /** A verdict's JSON (any version tiperf wrote), migrated and validated. */
 export function parseVerdict(raw: unknown) {
-  return VerdictSchema.safeParse(isObj(raw) ? migrateVerdict(raw) : raw);
+  return VerdictSchema.safeParse(migrated(raw, VERDICT_VERSION, VERDICT_MIGRATIONS));
 }
 
+/** A verdict file (any version tiperf wrote), migrated and validated; a foreign or corrupt file names itself. */
 export function readVerdict(file: string): Promise<Verdict> {
-  return readModel(file, "verdict", VERDICT_FORMAT, VERDICT_VERSION, VerdictSchema, { 1: migrateVerdict });
+  return readModel(file, "verdict", VERDICT_FORMAT, VERDICT_VERSION, VerdictSchema, VERDICT_MIGRATIONS);
 }

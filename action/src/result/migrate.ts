@@ -4,8 +4,7 @@
  * to the next; nothing is invented: values are moved, renamed and labelled, never estimated.
  */
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+import { isObj, type Obj } from "../yaml/merge.ts";
 
 /** v1 knew only sysbench: its metrics were tps, qps and p<N>_ms. */
 const V1_METRICS: Record<string, { unit: string; better: "higher" | "lower" }> = {

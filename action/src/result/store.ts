@@ -5,6 +5,7 @@ import { dirname, join, resolve } from "node:path";
 import type { z } from "zod";
 import { errnoText, InputError, WriteError } from "../errors.ts";
 import { writeAtomic } from "../proc/files.ts";
+import { isObj } from "../yaml/merge.ts";
 import { formatIssues } from "../yaml/read.ts";
 import { RESULT_MIGRATIONS } from "./migrate.ts";
 import { RESULT_FORMAT, RESULT_VERSION, type Result, ResultSchema } from "./model.ts";
@@ -185,6 +186,24 @@ export async function writeResult(file: string, result: Result): Promise<void> {
   await writeAtomic(file, resultText(result));
 }
 
+/** Each older version of a file to the next: version → migration. */
+export type Migrations = Record<number, (raw: Record<string, unknown>) => Record<string, unknown>>;
+
+/** A parsed file of an older version taken to `version`, one version at a time, as far as `migrations` go. */
+export function migrated(raw: unknown, version: number, migrations: Migrations): unknown {
+  let doc = raw;
+  for (
+    let step = 0;
+    step < 10 && isObj(doc) && typeof doc.version === "number" && doc.version !== version;
+    step++
+  ) {
+    const migrate = migrations[doc.version];
+    if (!migrate) break;
+    doc = migrate(doc);
+  }
+  return doc;
+}
+
 /** Reads a versioned tiperf JSON file (result, verdict); a corrupt or foreign file is an error naming it. */
 export async function readModel<T>(
   file: string,
@@ -192,7 +211,7 @@ export async function readModel<T>(
   format: string,
   version: number,
   schema: z.ZodType<T>,
-  migrations: Record<number, (raw: Record<string, unknown>) => Record<string, unknown>> = {},
+  migrations: Migrations = {},
 ): Promise<T> {
   let raw: unknown;
   try {
@@ -203,15 +222,10 @@ export async function readModel<T>(
       `${file}: ${code ? `cannot read the file (${code})` : `not valid JSON (${(e as Error).message})`}`,
     );
   }
-  let head = raw as { format?: unknown; version?: unknown } | null;
-  if (head?.format !== format)
+  if ((raw as { format?: unknown } | null)?.format !== format)
     throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
-  for (let step = 0; step < 10 && typeof head.version === "number" && head.version !== version; step++) {
-    const migrate = migrations[head.version];
-    if (!migrate) break;
-    raw = migrate(head as Record<string, unknown>);
-    head = raw as { format?: unknown; version?: unknown };
-  }
+  raw = migrated(raw, version, migrations);
+  const head = raw as { version?: unknown };
   if (head.version !== version) {
     const read = [...Object.keys(migrations).map(Number), version].sort((a, b) => a - b);
     throw new InputError(

@@ -6,12 +6,9 @@ import { promisify } from "node:util";
 import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { parseDuration } from "../yaml/keys.ts";
-import { deepMerge } from "../yaml/merge.ts";
+import { deepMerge, isObj, type Obj } from "../yaml/merge.ts";
 import { absentAt, adoptionSpec } from "./adoption.ts";
 import { canonicalJson, type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** The compare keys a workflow or the command line may set over the spec's. */
 export interface CompareOverrides {

@@ -1,7 +1,9 @@
 // Overlays onto specs, profiles and configs: JSON Merge Patch (RFC 7386).
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
+/** A JSON object (a map of a parsed file). */
+export type Obj = Record<string, unknown>;
+/** Whether a parsed value is an object (not null, not a list). */
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
  * Objects merge key by key; anything else (lists, scalars) in the overlay replaces the base; a

@@ -26,6 +26,7 @@ import { BuildFailed, InputError, RunError } from "../../errors.ts";
 import { commitAt, git } from "../../proc/git.ts";
 import { runTool } from "../../proc/tool.ts";
 import { parseDuration } from "../../yaml/keys.ts";
+import { isObj } from "../../yaml/merge.ts";
 import type { SourceBuilder } from "../source-build.ts";
 import { COUNTING_FILE, COUNTING_GO, type CountSpec, countingBuild, coverFlags } from "./counting.ts";
 import { deployerOf } from "./deployments/registry.ts";
@@ -295,9 +296,6 @@ export async function buildAt(
     unlock();
   }
 }
-
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** tidb-server from a TiDB tree (target.source): the tidb kind's SourceBuilder. */
 export const tidbSource: SourceBuilder = {

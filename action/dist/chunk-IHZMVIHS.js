@@ -41,11 +41,13 @@ import {
   formatIssues,
   idleRates,
   idleWindowOf,
+  isObj,
   isServerCounter,
   isTime,
   kindOf,
   machineTicks,
   maskArgs,
+  migrated,
   netCost,
   newRunId,
   parsePercent,
@@ -66,7 +68,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-RWAFCA64.js";
+} from "./chunk-GHUIZ3WO.js";
 import {
   record,
   sshArgs
@@ -2559,8 +2561,8 @@ function matchesWildcard(pattern, path3) {
   return x4.length >= p.length && p.every((seg, i) => seg === "*" || seg === x4[i]);
 }
 function differingPaths(a4, b10, prefix = "") {
-  const isObj4 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
-  if ((isObj4(a4) || a4 === void 0) && (isObj4(b10) || b10 === void 0) && (isObj4(a4) || isObj4(b10))) {
+  const isObj3 = (x4) => typeof x4 === "object" && x4 !== null && !Array.isArray(x4);
+  if ((isObj3(a4) || a4 === void 0) && (isObj3(b10) || b10 === void 0) && (isObj3(a4) || isObj3(b10))) {
     const x4 = a4 ?? {};
     const y4 = b10 ?? {};
     const out = [];
@@ -8812,7 +8814,6 @@ var VerdictSchema = external_exports.strictObject({
     artifacts_url: external_exports.string().optional()
   }).optional()
 });
-var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 var renamedIn = (o, from, to) => isObj(o) ? Object.fromEntries(Object.entries(o).map(([k2, v]) => [k2 === from ? to : k2, v])) : o;
 var renamed = (list, from, to) => Array.isArray(list) ? list.map((e) => renamedIn(e, from, to)) : list;
 var V1_FIELDS = {
@@ -8826,11 +8827,12 @@ function migrateVerdict(raw) {
   if (raw.format !== VERDICT_FORMAT || raw.version !== 1) return raw;
   return Object.fromEntries(Object.entries(raw).map(([k2, v]) => [k2, V1_FIELDS[k2]?.(v) ?? v]));
 }
+var VERDICT_MIGRATIONS = { 1: migrateVerdict };
 function parseVerdict(raw) {
-  return VerdictSchema.safeParse(isObj(raw) ? migrateVerdict(raw) : raw);
+  return VerdictSchema.safeParse(migrated(raw, VERDICT_VERSION, VERDICT_MIGRATIONS));
 }
 function readVerdict(file) {
-  return readModel(file, "verdict", VERDICT_FORMAT, VERDICT_VERSION, VerdictSchema, { 1: migrateVerdict });
+  return readModel(file, "verdict", VERDICT_FORMAT, VERDICT_VERSION, VerdictSchema, VERDICT_MIGRATIONS);
 }
 
 // action/src/drivers/go-tpc/index.ts
@@ -66282,7 +66284,6 @@ function adoptionSpec(spec, baseRef, headRef, headRaw) {
 }
 
 // action/src/specfile/prepare.ts
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function compareOverrides(get6, name) {
   const refused = [];
   const num5 = (key2, ok, what) => {
@@ -66317,7 +66318,7 @@ function compareOverrides(get6, name) {
 function applyCompare(raw, o) {
   const set7 = Object.entries(o ?? {}).filter(([, v]) => v !== void 0);
   if (!set7.length) return;
-  raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
+  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, ...Object.fromEntries(set7) };
 }
 function parseTolerance(value4, name = "'tolerance' input") {
   const out = {};
@@ -66339,7 +66340,7 @@ async function yamlMapping(text3, where) {
   } catch (e) {
     throw new InputError(`${where}: invalid YAML: ${e.message.split("\n")[0]}`);
   }
-  if (!isObj2(raw)) throw new InputError(`${where}: must be a YAML mapping`);
+  if (!isObj(raw)) throw new InputError(`${where}: must be a YAML mapping`);
   return raw;
 }
 async function fileMapping(file) {
@@ -66373,9 +66374,9 @@ function defaultMetrics(raw, where) {
 }
 function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
   if (!tolerance || Object.keys(tolerance).length === 0) return;
-  const metrics = isObj2(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
+  const metrics = isObj(raw.metrics) ? raw.metrics : defaultMetrics(raw, where);
   for (const m3 of Object.keys(tolerance)) {
-    if (m3 !== "*" && !isObj2(metrics[m3])) {
+    if (m3 !== "*" && !isObj(metrics[m3])) {
       throw new InputError(
         `${from}: ${m3} is not judged by ${where} (its metrics: ${Object.keys(metrics).join(", ")})`
       );
@@ -66383,7 +66384,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
   }
   for (const [m3, rule4] of Object.entries(metrics)) {
     const t = tolerance[m3] ?? tolerance["*"];
-    if (t !== void 0 && isObj2(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
+    if (t !== void 0 && isObj(rule4)) rule4.tolerance = `${Number((t * 100).toFixed(4))}%`;
   }
   raw.metrics = metrics;
 }
@@ -66391,7 +66392,7 @@ async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
     const file = resolve2(src.cwd ?? ".", src.spec);
     const own = existsSync3(file) ? await fileMapping(file) : {};
-    const source4 = isObj2(own.target) && isObj2(own.target.source) ? own.target.source : void 0;
+    const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
     const headRaw = await yamlMapping(await specAtRef(src.spec, src.headRef, src.cwd), label(src.headRef));
@@ -66405,7 +66406,7 @@ async function prepareSpec(src) {
     specOfValue({ ...headOwn, target: baseRaw.target }, label(src.baseRef));
     applyTolerance(headRaw, src.tolerance, label(src.headRef), src.toleranceFrom);
     applyCompare(headRaw, src.compare);
-    const compare3 = isObj2(headRaw.compare) ? headRaw.compare : {};
+    const compare3 = isObj(headRaw.compare) ? headRaw.compare : {};
     const composed = {
       ...headRaw,
       variants: { base: { target: mergePatch(headRaw.target, baseRaw.target) }, head: {} },
@@ -66432,9 +66433,9 @@ async function prepareSpec(src) {
     });
     const base = await side(src.baseConfig, src.baseVersion, src.baseBinpath);
     const head = await side(src.headConfig, src.headVersion, src.headBinpath);
-    const own = isObj2(raw.variants) ? raw.variants : void 0;
-    raw.variants = own && isObj2(own.base) && isObj2(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
-    raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+    const own = isObj(raw.variants) ? raw.variants : void 0;
+    raw.variants = own && isObj(own.base) && isObj(own.head) ? { ...own, base: deepMerge(own.base, base), head: deepMerge(own.head, head) } : { base, head };
+    raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
     const names = [
       src.baseConfig,
       src.headConfig,
@@ -66461,7 +66462,7 @@ async function sourceRefs(raw, source4, baseRef, headRef, src) {
     base: { target: { source: { ref: mergeBase } } },
     head: { target: { source: { ref: headRef } } }
   };
-  raw.compare = { ...isObj2(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
+  raw.compare = { ...isObj(raw.compare) ? raw.compare : {}, base: "base", head: "head" };
   const out = composedSpec(
     raw,
     `${src.spec} (built at ${headRef} vs its merge base ${mergeBase.slice(0, 10)})`,
@@ -66487,7 +66488,7 @@ function composedSpec(raw, label, path3) {
   return { ...specOfValue(raw, label), path: path3, composed: (0, import_yaml3.stringify)(raw) };
 }
 function mergePatch(from, to) {
-  if (!isObj2(from) || !isObj2(to)) return to === void 0 ? null : to;
+  if (!isObj(from) || !isObj(to)) return to === void 0 ? null : to;
   const patch2 = {};
   for (const k2 of Object.keys(from)) if (!(k2 in to)) patch2[k2] = null;
   for (const [k2, v] of Object.entries(to)) {
@@ -66509,9 +66510,9 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
     throw new InputError(
       `${loaded.path}: none of ${cells.map((c4) => `${c4.workload} threads=${c4.threads}`).join(", ")} is a cell of its workloads`
     );
-  raw.compare = deepMerge(isObj2(raw.compare) ? raw.compare : {}, compare3);
+  raw.compare = deepMerge(isObj(raw.compare) ? raw.compare : {}, compare3);
   const noise = raw.compare.noise;
-  if (isObj2(noise) && isObj2(noise.workloads)) {
+  if (isObj(noise) && isObj(noise.workloads)) {
     const kept = new Set(raw.workloads.map((w2) => w2.name));
     noise.workloads = Object.fromEntries(Object.entries(noise.workloads).filter(([name]) => kept.has(name)));
   }
@@ -67642,9 +67643,9 @@ var Bench = class _Bench {
 // action/src/bench/builds.ts
 var import_yaml4 = __toESM(require_dist(), 1);
 import { existsSync as existsSync5 } from "node:fs";
-var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function builderOf(target2) {
-  const name = isObj3(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
+  const name = isObj2(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
   const builder = name && TARGET_KINDS[name] ? kindOf(name).source : void 0;
   return builder?.treeOf(target2) ? builder : void 0;
 }
@@ -67682,13 +67683,13 @@ async function withSourceBuilds(loaded, opts) {
   };
   checkConflicts(loaded.path, raw, builder);
   const own = builder.treeOf(raw.target) ? loaded.spec.target.source : void 0;
-  const top = isObj3(own) ? own : void 0;
-  const variants = isObj3(raw.variants) ? raw.variants : {};
+  const top = isObj2(own) ? own : void 0;
+  const variants = isObj2(raw.variants) ? raw.variants : {};
   const names = Object.keys(variants);
   const variantBuilds = [];
   for (const name of names) {
     const overlay = variants[name];
-    const vsrc = isObj3(overlay) && isObj3(overlay.target) && isObj3(overlay.target.source) ? overlay.target.source : void 0;
+    const vsrc = isObj2(overlay) && isObj2(overlay.target) && isObj2(overlay.target.source) ? overlay.target.source : void 0;
     if (!vsrc) continue;
     if (!top && (!vsrc.path || !vsrc.build))
       throw new InputError(
@@ -67723,12 +67724,12 @@ async function withSourceBuilds(loaded, opts) {
 function checkConflicts(path3, raw, builder) {
   for (const [where, target2] of [
     ["target", raw.target],
-    ...Object.entries(isObj3(raw.variants) ? raw.variants : {}).map(([n, v]) => [
+    ...Object.entries(isObj2(raw.variants) ? raw.variants : {}).map(([n, v]) => [
       `variants.${n}.target`,
-      isObj3(v) ? v.target : void 0
+      isObj2(v) ? v.target : void 0
     ])
   ]) {
-    const why = isObj3(target2) ? builder.conflict(target2) : void 0;
+    const why = isObj2(target2) ? builder.conflict(target2) : void 0;
     if (why) throw new InputError(`${path3}: ${where}: ${why}`);
   }
 }

@@ -7559,8 +7559,19 @@ import { accessSync, constants, existsSync, realpathSync, statfsSync, statSync }
 import { mkdir as mkdir2, open, readFile as readFile2, rm as rm2, rmdir, writeFile as writeFile2 } from "node:fs/promises";
 import { dirname as dirname2, join, resolve } from "node:path";
 
-// action/src/result/migrate.ts
+// action/src/yaml/merge.ts
 var isObj = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
+function deepMerge(base, overlay) {
+  if (!isObj(base) || !isObj(overlay)) return overlay === void 0 ? base : overlay;
+  const out = { ...base };
+  for (const [k, v] of Object.entries(overlay)) {
+    if (v === null) delete out[k];
+    else out[k] = deepMerge(base[k], v);
+  }
+  return out;
+}
+
+// action/src/result/migrate.ts
 var V1_METRICS = {
   tps: { unit: "1/s", better: "higher" },
   qps: { unit: "1/s", better: "higher" },
@@ -7994,6 +8005,15 @@ var resultText = (result) => `${JSON.stringify(ResultSchema.parse(result), null,
 async function writeResult(file, result) {
   await writeAtomic(file, resultText(result));
 }
+function migrated(raw, version, migrations) {
+  let doc = raw;
+  for (let step = 0; step < 10 && isObj(doc) && typeof doc.version === "number" && doc.version !== version; step++) {
+    const migrate = migrations[doc.version];
+    if (!migrate) break;
+    doc = migrate(doc);
+  }
+  return doc;
+}
 async function readModel(file, kind, format, version, schema, migrations = {}) {
   let raw;
   try {
@@ -8004,15 +8024,10 @@ async function readModel(file, kind, format, version, schema, migrations = {}) {
       `${file}: ${code ? `cannot read the file (${code})` : `not valid JSON (${e.message})`}`
     );
   }
-  let head = raw;
-  if (head?.format !== format)
+  if (raw?.format !== format)
     throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
-  for (let step = 0; step < 10 && typeof head.version === "number" && head.version !== version; step++) {
-    const migrate = migrations[head.version];
-    if (!migrate) break;
-    raw = migrate(head);
-    head = raw;
-  }
+  raw = migrated(raw, version, migrations);
+  const head = raw;
   if (head.version !== version) {
     const read2 = [...Object.keys(migrations).map(Number), version].sort((a, b) => a - b);
     throw new InputError(
@@ -10884,18 +10899,6 @@ import { basename as basename4, dirname as dirname3, join as join13 } from "node
 
 // action/src/targets/tidb/config.ts
 import { homedir } from "node:os";
-
-// action/src/yaml/merge.ts
-var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
-function deepMerge(base, overlay) {
-  if (!isObj2(base) || !isObj2(overlay)) return overlay === void 0 ? base : overlay;
-  const out = { ...base };
-  for (const [k, v] of Object.entries(overlay)) {
-    if (v === null) delete out[k];
-    else out[k] = deepMerge(base[k], v);
-  }
-  return out;
-}
 
 // action/src/targets/tidb/topology.ts
 var import_yaml2 = __toESM(require_dist(), 1);
@@ -16989,11 +16992,10 @@ ${tail}`,
     unlock();
   }
 }
-var isObj3 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 var tidbSource = {
   program: "tidb-server",
   treeOf(target) {
-    if (!isObj3(target) || !isObj3(target.source)) return void 0;
+    if (!isObj(target) || !isObj(target.source)) return void 0;
     const { path, ref } = target.source;
     return {
       path: typeof path === "string" ? path : "",
@@ -17002,9 +17004,9 @@ var tidbSource = {
   },
   defaults: { binary: "bin/tidb-server", timeout: "60m" },
   conflict(target) {
-    if (!isObj3(target.source)) return void 0;
+    if (!isObj(target.source)) return void 0;
     const binpath = target.binpath;
-    return typeof binpath === "string" || isObj3(binpath) && binpath.tidb ? "source and binpath both name the tidb-server to run: give one" : void 0;
+    return typeof binpath === "string" || isObj(binpath) && binpath.tidb ? "source and binpath both name the tidb-server to run: give one" : void 0;
   },
   resolve: (tree, ref, key) => resolveCommit(tree, ref, key),
   plannedBinary(source, commit) {
@@ -17017,8 +17019,8 @@ var tidbSource = {
   withBinary(target, binary) {
     const { source: _source, ...rest } = target;
     void _source;
-    const binpath = isObj3(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
-    return { ...rest, binpath, ...isObj3(target.source) && target.source.count ? { counting: true } : {} };
+    const binpath = isObj(rest.binpath) ? { ...rest.binpath, tidb: binary } : binary;
+    return { ...rest, binpath, ...isObj(target.source) && target.source.count ? { counting: true } : {} };
   },
   async unseen(target, tree, base, head, profile) {
     const file = profile ?? (typeof target.profile === "string" ? target.profile : void 0);
@@ -17342,6 +17344,8 @@ export {
   formatIssues,
   parseYaml,
   validateYaml,
+  isObj,
+  deepMerge,
   RESULT_FORMAT,
   RESULT_VERSION,
   ResourceUseSchema,
@@ -17352,6 +17356,7 @@ export {
   checkOutFile,
   RunDir,
   writeResult,
+  migrated,
   readModel,
   readResult,
   readReport,
@@ -17371,7 +17376,6 @@ export {
   applyResources,
   cpuThrottle,
   throttleBetween,
-  deepMerge,
   MANAGED_BY,
   MANAGER,
   EXPIRES,

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-RWAFCA64.js";
+} from "./chunk-GHUIZ3WO.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";
