@@ -65,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-IHZMVIHS.js";
+} from "./chunk-QO6743M4.js";
 import {
   reapLedger
 } from "./chunk-6JWOKWQP.js";
@@ -485,11 +485,11 @@ var COMMANDS = [
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
       "comparison (a spec with variants, or --base-*/--head-*) on N runners (--shards N) each",
-      "shard's blocks and minutes and what the merge detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
-      "load-tool command line in phase order; --profile overrides the spec's target.profile;",
-      "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
-      "its directory is this one's; --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
-      "runner's share (and a further look's wave) as compare with them runs it"
+      "shard's blocks and minutes and what the merge detects; for a TiDB target the topology.yaml",
+      "per variant, TOML configs, haproxy.cfg, every tiup, SQL and load-tool command line in phase",
+      "order; --profile overrides the spec's target.profile; --run-id ID plans as the run of that id",
+      "did (its names, its plan.json); --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
+      "runner's share (and a further look's wave) as compare runs it given the same flags"
     ]
   },
   {
@@ -3395,6 +3395,7 @@ async function cmdRun(args, signal) {
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
   const { request, json } = await runRequest(flagDoor("run", values), { out: "results" });
   const done = await execRun(request, { log, signal });
+  log(`result: ${done.resultPath}`);
   if (done.verdict) {
     await writeJson(json, done.verdict);
     log(`verdict: ${done.verdict.verdict}; report: ${done.reportPath}`);

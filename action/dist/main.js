@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-IHZMVIHS.js";
+} from "./chunk-QO6743M4.js";
 import {
   getInput,
   info,

@@ -608,6 +608,10 @@ describe("numbers that read right", () => {
       inconclusiveLines({ ...v, inconclusive: "fail" })[0] ?? "",
       /^❌ .*compare\.inconclusive is fail: the check fails\./,
     );
+    // stored results (run --baseline, diff) have no rounds to add: what decides them instead
+    const stored = inconclusiveLines({ ...v, order: "stored" })[0] ?? "";
+    assert.match(stored, /judged unpaired.*`tiperf compare` with the baseline's target as its base variant/);
+    assert.doesNotMatch(stored, /\d+ rounds/);
   });
 });
 

@@ -303,11 +303,11 @@ export const COMMANDS: CommandSpec[] = [
     about: [
       "print (and with --out write) everything a run would do without running anything: for a",
       "comparison (a spec with variants, or --base-*/--head-*) on N runners (--shards N) each",
-      "shard's blocks and minutes and what the merge detects; for a TiDB target the topology.yaml per variant, TOML configs, haproxy.cfg, every tiup, SQL and",
-      "load-tool command line in phase order; --profile overrides the spec's target.profile;",
-      "--run-id ID plans as the run of that id did (its names): the plan.json a run writes into",
-      "its directory is this one's; --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
-      "runner's share (and a further look's wave) as compare with them runs it",
+      "shard's blocks and minutes and what the merge detects; for a TiDB target the topology.yaml",
+      "per variant, TOML configs, haproxy.cfg, every tiup, SQL and load-tool command line in phase",
+      "order; --profile overrides the spec's target.profile; --run-id ID plans as the run of that id",
+      "did (its names, its plan.json); --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
+      "runner's share (and a further look's wave) as compare runs it given the same flags",
     ],
   },
   {

@@ -280,9 +280,11 @@ export function inconclusiveLines(v: Verdict): string[] {
         ? ` The smallest ${worstMde.better === "higher" ? "drop" : "rise"} it could detect (80% power) was ${pct(worstMde.mde as number)} (${worstMde.workload} threads=${worstMde.threads} ${worstMde.metric}, tolerance ${tolText(worstMde.tolerance)}).`
         : ""
     } ${
-      most !== undefined
-        ? `At this noise ~${most} ${unit} (now ${have}; ≈${Math.max(1, Math.round((most * perUnit) / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.`
-        : `More than 200 ${unit} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit}.`
+      v.order === "stored"
+        ? "Stored results are judged unpaired, each cell's seconds as a few batches: a comparison that measures both sides now, in alternating rounds (`tiperf compare` with the baseline's target as its base variant), longer cells, a quieter runner or a larger tolerance decide it."
+        : most !== undefined
+          ? `At this noise ~${most} ${unit} (now ${have}; ≈${Math.max(1, Math.round((most * perUnit) / 60))} min of benchmark) would decide ${open.length > 1 ? "them" : "it"}: an unchanged head within the tolerance, a change of twice the tolerance flagged, 80% of the time each.`
+          : `More than 200 ${unit} would be needed at this noise: a quieter runner, longer cells or a larger tolerance decide it, not more ${unit}.`
     }${v.inconclusive === "fail" ? " compare.inconclusive is fail: the check fails." : ""}`,
   ];
   for (const c of open) {

@@ -15,6 +15,8 @@ export async function cmdRun(args: string[], signal: AbortSignal): Promise<numbe
     throw new InputError(`tiperf run: unexpected argument ${positionals[0]}; use --spec FILE`);
   const { request, json } = await runRequest(flagDoor("run", values), { out: "results" });
   const done = await execRun(request, { log, signal });
+  // the file a later run is judged against (--baseline), or tiperf baseline update promotes
+  log(`result: ${done.resultPath}`);
   if (done.verdict) {
     await writeJson(json, done.verdict);
     log(`verdict: ${done.verdict.verdict}; report: ${done.reportPath}`);
