@@ -65,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-QO6743M4.js";
+} from "./chunk-T2OYLWEW.js";
 import {
   reapLedger
 } from "./chunk-6JWOKWQP.js";

@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-QO6743M4.js";
+} from "./chunk-T2OYLWEW.js";
 import {
   getInput,
   info,

@@ -25,6 +25,41 @@ async function refusal(p: Promise<unknown>): Promise<string[]> {
 }
 
 describe("a command's options, checked once for both doors", () => {
+  test("compare: a shard the spec's comparison cannot be cut into is refused in the door's words", async () => {
+    const given: Record<string, string> = {
+      spec,
+      "base-config": join(ROOT, "docs/examples/small-buffer-pool.yaml"),
+      "head-config": join(ROOT, "docs/examples/large-buffer-pool.yaml"),
+      shard: "1/2",
+    };
+    const cli = await refusal(compareRequest(flagDoor("compare", given), { out: "results" }));
+    assert.ok(
+      cli.includes(
+        `tiperf compare: --shard 1/2 needs --seed or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
+      ),
+      cli.join("\n"),
+    );
+    const action = await refusal(
+      compareRequest(
+        inputDoor("compare", (n) => given[n] ?? ""),
+        { out: "r" },
+      ),
+    );
+    assert.ok(
+      action.some((l) => l.startsWith("'shard' input 1/2 needs 'seed' input or compare.seed:")),
+      action.join("\n"),
+    );
+    assert.ok(
+      action.every((l) => !/--\w/.test(l)),
+      `no flag named to the Action: ${action.join("\n")}`,
+    );
+    // seeded, with as many blocks as shards: taken
+    const taken = await compareRequest(flagDoor("compare", { ...given, seed: "7", blocks: "3" }), {
+      out: "results",
+    });
+    assert.deepEqual(taken.request.shard, { index: 1, of: 2 });
+  });
+
   const bad = {
     spec,
     seed: "x",

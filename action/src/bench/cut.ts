@@ -41,22 +41,30 @@ export function shardBlocks(blocks: number, shard: Shard): number[] {
   );
 }
 
+/** How a refusal names the options it is about: the command line's flags, or the Action's inputs. */
+export interface ShardWords {
+  /** The shard as given: `--shard 2/3`, `'shard' input 2/3`, or `--shards 3` planning every runner's share. */
+  said: string;
+  seed: string;
+  blocks: string;
+}
+
 /** Why a comparison cannot be cut into these shards (each names the setting). */
 export function shardRefusals(
   compare: { rounds: number; max_rounds?: number | undefined; blocks: number; seed?: number | undefined },
   shard: Shard,
   seedGiven: boolean,
-  /** The flag as given: `--shard 2/3`, or `--shards 3` planning every runner's share. */
-  said = `--shard ${shard.index}/${shard.of}`,
+  words: ShardWords = { said: `--shard ${shard.index}/${shard.of}`, seed: "--seed", blocks: "--blocks" },
 ): string[] {
+  const { said } = words;
   const out: string[] = [];
   if (!seedGiven && compare.seed === undefined)
     out.push(
-      `${said} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
+      `${said} needs ${words.seed} or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
     );
   if (compare.blocks < shard.of)
     out.push(
-      `${said}: compare.blocks is ${compare.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`,
+      `${said}: compare.blocks is ${compare.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or ${words.blocks}) at least ${shard.of}`,
     );
   if ((compare.max_rounds ?? compare.rounds) > compare.rounds)
     out.push(
@@ -165,7 +173,11 @@ export function waveOf(loaded: LoadedSpec, whole: CompareSchedule, wave: Wave, s
 function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, seconds: number) {
   if (!loaded.variants)
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
+    said: `--shards ${n}`,
+    seed: "--seed",
+    blocks: "--blocks",
+  });
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes = (s: CompareSchedule) => Math.ceil((seconds * s.blocks.length) / whole.blocks.length / 60);
   const longest = Math.max(...shares.map(minutes));

@@ -3,7 +3,7 @@
 // a further look's wave, who accepted a regression, where results and the verdict go. Every
 // refused option is said at once, in the door's words.
 
-import type { Shard, Wave } from "../../bench/cut.ts";
+import { type Shard, shardRefusals, type Wave } from "../../bench/cut.ts";
 import { waveFor } from "../../bench/waves.ts";
 import { checkOutFile } from "../../result/store.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
@@ -63,6 +63,17 @@ export async function compareRequest(d: Door, o: { out: string }): Promise<Asked
   const spec = w.confirms
     ? await confirmationSpec(given, await readFirstVerdict(w.confirms, d.say("confirms")))
     : given;
+  // a shard of this spec's comparison, refused in the door's words (plan says the same of its flags)
+  if (w.shard && spec.variants) {
+    const cut = new Refusals(d.prefix);
+    for (const line of shardRefusals(spec.variants.compare, w.shard, w.seed !== undefined, {
+      said: `${d.say("shard")} ${w.shard.index}/${w.shard.of}`,
+      seed: d.say("seed"),
+      blocks: d.say("blocks"),
+    }))
+      cut.refuse(line);
+    cut.done();
+  }
   const request: CompareRequest = {
     spec,
     outDir: d.get("out") ?? o.out,

@@ -10973,15 +10973,16 @@ function parseShard(text3, flag2 = "--shard") {
     );
   return { index: index6, of };
 }
-function shardRefusals(compare3, shard, seedGiven, said = `--shard ${shard.index}/${shard.of}`) {
+function shardRefusals(compare3, shard, seedGiven, words = { said: `--shard ${shard.index}/${shard.of}`, seed: "--seed", blocks: "--blocks" }) {
+  const { said } = words;
   const out = [];
   if (!seedGiven && compare3.seed === void 0)
     out.push(
-      `${said} needs --seed N or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+      `${said} needs ${words.seed} or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
     );
   if (compare3.blocks < shard.of)
     out.push(
-      `${said}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or --blocks) at least ${shard.of}`
+      `${said}: compare.blocks is ${compare3.blocks}, fewer than ${shard.of} shards; a shard runs whole blocks (fresh instances), so give compare.blocks (or ${words.blocks}) at least ${shard.of}`
     );
   if ((compare3.max_rounds ?? compare3.rounds) > compare3.rounds)
     out.push(
@@ -11051,7 +11052,11 @@ function waveOf(loaded, whole, wave, shard) {
 function runnersOf(loaded, whole, n, seconds2) {
   if (!loaded.variants)
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, `--shards ${n}`);
+  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
+    said: `--shards ${n}`,
+    seed: "--seed",
+    blocks: "--blocks"
+  });
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
   const longest = Math.max(...shares.map(minutes2));
@@ -69584,6 +69589,16 @@ async function compareRequest(d, o) {
   const given = await loadWords(words);
   const look = w2.lookOf ? await waveFor(w2.lookOf, d.say("look-of"), { spec: given, shard: w2.shard }) : void 0;
   const spec = w2.confirms ? await confirmationSpec(given, await readFirstVerdict(w2.confirms, d.say("confirms"))) : given;
+  if (w2.shard && spec.variants) {
+    const cut = new Refusals(d.prefix);
+    for (const line5 of shardRefusals(spec.variants.compare, w2.shard, w2.seed !== void 0, {
+      said: `${d.say("shard")} ${w2.shard.index}/${w2.shard.of}`,
+      seed: d.say("seed"),
+      blocks: d.say("blocks")
+    }))
+      cut.refuse(line5);
+    cut.done();
+  }
   const request3 = {
     spec,
     outDir: d.get("out") ?? o.out,
