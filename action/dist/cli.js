@@ -65,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-T2OYLWEW.js";
+} from "./chunk-KKDSLL3I.js";
 import {
   reapLedger
 } from "./chunk-6JWOKWQP.js";

@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-T2OYLWEW.js";
+} from "./chunk-KKDSLL3I.js";
 import {
   getInput,
   info,

@@ -53,6 +53,10 @@ describe("a command's options, checked once for both doors", () => {
       action.every((l) => !/--\w/.test(l)),
       `no flag named to the Action: ${action.join("\n")}`,
     );
+    // base and head one target: the shard measures nothing and leaves its part, whatever the design
+    const same = { spec, "base-ref": "HEAD", "head-ref": "HEAD", shard: "1/2" };
+    const nothing = await compareRequest(flagDoor("compare", same), { out: "results" });
+    assert.ok(nothing.request.spec.same, "base and head resolve to one target");
     // seeded, with as many blocks as shards: taken
     const taken = await compareRequest(flagDoor("compare", { ...given, seed: "7", blocks: "3" }), {
       out: "results",

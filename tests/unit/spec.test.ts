@@ -258,7 +258,7 @@ describe("warnings: where a spec cannot measure what it says", () => {
 
 describe("spec composition (the Action's refs and overlays, also from the CLI)", async () => {
   test("refs: one composed spec whose variants are exactly each ref's target", async () => {
-    const { mkdtempSync, writeFileSync } = await import("node:fs");
+    const { mkdirSync, mkdtempSync, writeFileSync } = await import("node:fs");
     const { execFileSync } = await import("node:child_process");
     const { tmpdir } = await import("node:os");
     const { join } = await import("node:path");
@@ -289,6 +289,20 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
       innodb_buffer_pool_size: "128M",
       innodb_flush_log_at_trx_commit: 2,
     });
+    // the spec's path as given: absolute, or relative to the directory it runs in (not the repository's top)
+    mkdirSync(join(dir, "sub"));
+    for (const [spec, cwd] of [
+      [join(dir, "w.yaml"), dir],
+      ["../w.yaml", join(dir, "sub")],
+      ["./w.yaml", dir],
+    ] as const) {
+      const same = await prepareSpec({ spec, baseRef: "HEAD~1", headRef: "HEAD", cwd });
+      assert.deepEqual(
+        same.variants?.head.spec.target.config,
+        loaded.variants?.head.spec.target.config,
+        `${spec} in ${cwd}`,
+      );
+    }
     // the composed YAML alone gives the same comparison (what "reproduce locally" runs)
     assert.ok(loaded.composed);
     const again = parseSpec(loaded.composed, "spec.yaml");

@@ -3,6 +3,7 @@
 // itself (an A/A of the spec's design) so that its comment says what the check will detect on
 // this runner and gives the noise to commit as compare.noise.
 import { execFile } from "node:child_process";
+import { relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
 import { type LoadedSpec, specOfValue } from "./load.ts";
@@ -20,7 +21,16 @@ export async function absentAt(spec: string, ref: string, cwd?: string): Promise
       () => false,
     );
   if (!(await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]))) return false;
-  return !(await git(["cat-file", "-e", `${ref}:${spec.replace(/^\.\//, "")}`]));
+  return !(await git(["cat-file", "-e", atRef(ref, spec, cwd)]));
+}
+
+/**
+ * The spec at a commit, as git names it (`ref:./path`): its path as given, relative to the
+ * directory git runs in or absolute, not to the repository's top.
+ */
+export function atRef(ref: string, spec: string, cwd = process.cwd()): string {
+  const rel = relative(cwd, resolve(cwd, spec));
+  return `${ref}:${rel.startsWith("..") ? rel : `./${rel}`}`;
 }
 
 /**

@@ -7,7 +7,7 @@ import { parse, stringify } from "yaml";
 import { InputError } from "../errors.ts";
 import { parseDuration } from "../yaml/keys.ts";
 import { deepMerge, isObj, type Obj } from "../yaml/merge.ts";
-import { absentAt, adoptionSpec } from "./adoption.ts";
+import { absentAt, adoptionSpec, atRef } from "./adoption.ts";
 import { canonicalJson, type LoadedSpec, loadSpec, specOfValue } from "./load.ts";
 
 /** The compare keys a workflow or the command line may set over the spec's. */
@@ -134,7 +134,7 @@ async function fileMapping(file: string): Promise<Obj> {
 /** The spec file as it was at a git ref: `git show REF:PATH`, arguments passed as an array. */
 export async function specAtRef(spec: string, ref: string, cwd?: string): Promise<string> {
   try {
-    const { stdout } = await promisify(execFile)("git", ["show", `${ref}:${spec.replace(/^\.\//, "")}`], {
+    const { stdout } = await promisify(execFile)("git", ["show", atRef(ref, spec, cwd)], {
       cwd,
       maxBuffer: 8 << 20,
     });

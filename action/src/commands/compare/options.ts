@@ -63,8 +63,9 @@ export async function compareRequest(d: Door, o: { out: string }): Promise<Asked
   const spec = w.confirms
     ? await confirmationSpec(given, await readFirstVerdict(w.confirms, d.say("confirms")))
     : given;
-  // a shard of this spec's comparison, refused in the door's words (plan says the same of its flags)
-  if (w.shard && spec.variants) {
+  // a shard of this spec's comparison, refused in the door's words (plan says the same of its
+  // flags); one that measures nothing (base and head one target) leaves its part whatever the design
+  if (w.shard && spec.variants && !spec.same) {
     const cut = new Refusals(d.prefix);
     for (const line of shardRefusals(spec.variants.compare, w.shard, w.seed !== undefined, {
       said: `${d.say("shard")} ${w.shard.index}/${w.shard.of}`,

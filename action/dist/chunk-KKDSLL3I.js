@@ -554,8 +554,8 @@ var require_light = __commonJS({
           return this.Promise.resolve();
         }
         yieldLoop(t = 0) {
-          return new this.Promise(function(resolve3, reject) {
-            return setTimeout(resolve3, t);
+          return new this.Promise(function(resolve4, reject) {
+            return setTimeout(resolve4, t);
           });
         }
         computePenalty() {
@@ -766,15 +766,15 @@ var require_light = __commonJS({
           return this._queue.length === 0;
         }
         async _tryToRun() {
-          var args, cb, error3, reject, resolve3, returned, task;
+          var args, cb, error3, reject, resolve4, returned, task;
           if (this._running < 1 && this._queue.length > 0) {
             this._running++;
-            ({ task, args, resolve: resolve3, reject } = this._queue.shift());
+            ({ task, args, resolve: resolve4, reject } = this._queue.shift());
             cb = await (async function() {
               try {
                 returned = await task(...args);
                 return function() {
-                  return resolve3(returned);
+                  return resolve4(returned);
                 };
               } catch (error1) {
                 error3 = error1;
@@ -789,13 +789,13 @@ var require_light = __commonJS({
           }
         }
         schedule(task, ...args) {
-          var promise, reject, resolve3;
-          resolve3 = reject = null;
+          var promise, reject, resolve4;
+          resolve4 = reject = null;
           promise = new this.Promise(function(_resolve, _reject) {
-            resolve3 = _resolve;
+            resolve4 = _resolve;
             return reject = _reject;
           });
-          this._queue.push({ task, args, resolve: resolve3, reject });
+          this._queue.push({ task, args, resolve: resolve4, reject });
           this._tryToRun();
           return promise;
         }
@@ -1196,14 +1196,14 @@ var require_light = __commonJS({
                 counts = this._states.counts;
                 return counts[0] + counts[1] + counts[2] + counts[3] === at;
               };
-              return new this.Promise((resolve3, reject) => {
+              return new this.Promise((resolve4, reject) => {
                 if (finished()) {
-                  return resolve3();
+                  return resolve4();
                 } else {
                   return this.on("done", () => {
                     if (finished()) {
                       this.removeAllListeners("done");
-                      return resolve3();
+                      return resolve4();
                     }
                   });
                 }
@@ -1296,9 +1296,9 @@ var require_light = __commonJS({
               options = parser$5.load(options, this.jobDefaults);
             }
             task = (...args2) => {
-              return new this.Promise(function(resolve3, reject) {
+              return new this.Promise(function(resolve4, reject) {
                 return fn(...args2, function(...args3) {
-                  return (args3[0] != null ? reject : resolve3)(args3);
+                  return (args3[0] != null ? reject : resolve4)(args3);
                 });
               });
             };
@@ -10491,7 +10491,7 @@ function resolveVariants(file, raw, spec) {
   const rawCompare = raw.compare ?? {};
   const names = Object.keys(variants);
   const multi = compare3.control !== void 0 || names.length > 2 && !("base" in rawCompare) && !("head" in rawCompare);
-  const resolve3 = (role, name = compare3[role]) => {
+  const resolve4 = (role, name = compare3[role]) => {
     const overlay = variants[name];
     if (!overlay) {
       throw new InputError(
@@ -10518,11 +10518,11 @@ function resolveVariants(file, raw, spec) {
         `${file}: compare: base/head name a pair; with compare.control every variant is judged against the control: set one or the other`
       );
     if (names.length < 2) throw new InputError(`${file}: variants: a comparison needs at least two variants`);
-    const control = resolve3("control", compare3.control ?? names[0]);
-    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve3("control", n))];
+    const control = resolve4("control", compare3.control ?? names[0]);
+    all = [control, ...names.filter((n) => n !== control.name).map((n) => resolve4("control", n))];
   } else {
-    const base2 = resolve3("base");
-    const head2 = resolve3("head");
+    const base2 = resolve4("base");
+    const head2 = resolve4("head");
     if (base2.name === head2.name)
       throw new InputError(`${file}: compare.base and compare.head name the same variant "${base2.name}"`);
     all = [base2, head2];
@@ -55798,11 +55798,11 @@ function assembleTopLevelSignals(model, signals) {
     const store = stringValue(name + STORE);
     const hasSg = signals.filter((s2) => s2.name === name);
     if (hasSg.length === 0) {
-      const resolve3 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
+      const resolve4 = selCmpt.resolve === "global" ? "union" : selCmpt.resolve;
       const isPoint2 = selCmpt.type === "point" ? ", true, true)" : ")";
       signals.push({
         name: selCmpt.name,
-        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve3)}${isPoint2}`
+        update: `${VL_SELECTION_RESOLVE}(${store}, ${stringValue(resolve4)}${isPoint2}`
       });
     }
     hasSelections = true;
@@ -57678,8 +57678,8 @@ function parseSelectionPredicate(model, pred, dfnode, datum2 = "datum") {
     }
   }
   const fn = selCmpt.project.hasSelectionId ? "vlSelectionIdTest(" : "vlSelectionTest(";
-  const resolve3 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
-  const test2 = `${fn}${store}, ${datum2}${resolve3}`;
+  const resolve4 = selCmpt.resolve === "global" ? ")" : `, ${stringValue(selCmpt.resolve)})`;
+  const test2 = `${fn}${store}, ${datum2}${resolve4}`;
   const length3 = `length(data(${store}))`;
   return pred.empty === false ? `${length3} && ${test2}` : `!${length3} || ${test2}`;
 }
@@ -58522,16 +58522,16 @@ function defaultScaleResolve(channel, model) {
   }
   throw new Error("invalid model type for resolve");
 }
-function parseGuideResolve(resolve3, channel) {
-  const channelScaleResolve = resolve3.scale[channel];
+function parseGuideResolve(resolve4, channel) {
+  const channelScaleResolve = resolve4.scale[channel];
   const guide = isXorY(channel) ? "axis" : "legend";
   if (channelScaleResolve === "independent") {
-    if (resolve3[guide][channel] === "shared") {
+    if (resolve4[guide][channel] === "shared") {
       warn2(independentScaleMeansIndependentGuide(channel));
     }
     return "independent";
   }
-  return resolve3[guide][channel] || "shared";
+  return resolve4[guide][channel] || "shared";
 }
 var LEGEND_COMPONENT_PROPERTY_INDEX = {
   ...COMMON_LEGEND_PROPERTY_INDEX,
@@ -58937,15 +58937,15 @@ function parseLegendForChannel(model, channel) {
   return legendCmpt;
 }
 function parseNonUnitLegend(model) {
-  const { legends, resolve: resolve3 } = model.component;
+  const { legends, resolve: resolve4 } = model.component;
   for (const child of model.children) {
     parseLegend2(child);
     for (const channel of keys3(child.component.legends)) {
-      resolve3.legend[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve3.legend[channel] === "shared") {
+      resolve4.legend[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve4.legend[channel] === "shared") {
         legends[channel] = mergeLegendComponent(legends[channel], child.component.legends[channel]);
         if (!legends[channel]) {
-          resolve3.legend[channel] = "independent";
+          resolve4.legend[channel] = "independent";
           delete legends[channel];
         }
       }
@@ -58956,7 +58956,7 @@ function parseNonUnitLegend(model) {
       if (!child.component.legends[channel]) {
         continue;
       }
-      if (resolve3.legend[channel] === "shared") {
+      if (resolve4.legend[channel] === "shared") {
         delete child.component.legends[channel];
       }
     }
@@ -60761,8 +60761,8 @@ function parseUnitScaleDomain(model) {
       while (!isFacetModel(facetParent) && facetParent.parent) {
         facetParent = facetParent.parent;
       }
-      const resolve3 = facetParent.component.resolve.scale[channel];
-      if (resolve3 === "shared") {
+      const resolve4 = facetParent.component.resolve.scale[channel];
+      if (resolve4 === "shared") {
         for (const domain3 of domains.value) {
           if (isDataRefDomain(domain3)) {
             domain3.data = FACET_SCALE_PREFIX + domain3.data.replace(FACET_SCALE_PREFIX, "");
@@ -62430,19 +62430,19 @@ var scaleTypeTieBreaker = tieBreakByComparing((st1, st2) => scaleTypePrecedence(
 function parseNonUnitScaleCore(model) {
   const scaleComponents = model.component.scales = {};
   const scaleTypeWithExplicitIndex = {};
-  const resolve3 = model.component.resolve;
+  const resolve4 = model.component.resolve;
   for (const child of model.children) {
     parseScaleCore(child);
     for (const channel of keys3(child.component.scales)) {
-      resolve3.scale[channel] ??= defaultScaleResolve(channel, model);
-      if (resolve3.scale[channel] === "shared") {
+      resolve4.scale[channel] ??= defaultScaleResolve(channel, model);
+      if (resolve4.scale[channel] === "shared") {
         const explicitScaleType = scaleTypeWithExplicitIndex[channel];
         const childScaleType = child.component.scales[channel].getWithExplicit("type");
         if (explicitScaleType) {
           if (scaleCompatible(explicitScaleType.value, childScaleType.value)) {
             scaleTypeWithExplicitIndex[channel] = mergeValuesWithExplicit(explicitScaleType, childScaleType, "type", "scale", scaleTypeTieBreaker);
           } else {
-            resolve3.scale[channel] = "independent";
+            resolve4.scale[channel] = "independent";
             delete scaleTypeWithExplicitIndex[channel];
           }
         } else {
@@ -62514,7 +62514,7 @@ var Model = class {
   signalNameMap;
   component;
   view;
-  constructor(spec, type3, parent, parentGivenName, config, resolve3, view) {
+  constructor(spec, type3, parent, parentGivenName, config, resolve4, view) {
     this.type = type3;
     this.parent = parent;
     this.config = config;
@@ -62545,7 +62545,7 @@ var Model = class {
         scale: {},
         axis: {},
         legend: {},
-        ...resolve3 ? duplicate(resolve3) : {}
+        ...resolve4 ? duplicate(resolve4) : {}
       },
       selection: null,
       scales: null,
@@ -62879,8 +62879,8 @@ var DensityTransformNode = class _DensityTransformNode extends DataFlowNode {
     this.transform = duplicate(transform4);
     const specifiedAs = this.transform.as ?? [void 0, void 0];
     this.transform.as = [specifiedAs[0] ?? "value", specifiedAs[1] ?? "density"];
-    const resolve3 = this.transform.resolve ?? "shared";
-    this.transform.resolve = resolve3;
+    const resolve4 = this.transform.resolve ?? "shared";
+    this.transform.resolve = resolve4;
   }
   dependentFields() {
     return /* @__PURE__ */ new Set([this.transform.density, ...this.transform.groupby ?? []]);
@@ -63616,9 +63616,9 @@ function makeHeaderComponent(model, channel, labels2) {
 function mergeChildAxis(model, channel) {
   const { child } = model;
   if (child.component.axes[channel]) {
-    const { layoutHeaders: layoutHeaders2, resolve: resolve3 } = model.component;
-    resolve3.axis[channel] = parseGuideResolve(resolve3, channel);
-    if (resolve3.axis[channel] === "shared") {
+    const { layoutHeaders: layoutHeaders2, resolve: resolve4 } = model.component;
+    resolve4.axis[channel] = parseGuideResolve(resolve4, channel);
+    if (resolve4.axis[channel] === "shared") {
       const headerChannel = channel === "x" ? "column" : "row";
       const layoutHeader = layoutHeaders2[headerChannel];
       for (const axisComponent of child.component.axes[channel]) {
@@ -63653,12 +63653,12 @@ function parseChildrenLayoutSize(model) {
 function parseNonUnitLayoutSizeForChannel(model, layoutSizeType) {
   const sizeType = getSizeTypeFromLayoutSizeType(layoutSizeType);
   const channel = getPositionScaleChannel(sizeType);
-  const resolve3 = model.component.resolve;
+  const resolve4 = model.component.resolve;
   const layoutSizeCmpt = model.component.layoutSize;
   let mergedSize;
   for (const child of model.children) {
     const childSize = child.component.layoutSize.getWithExplicit(sizeType);
-    const scaleResolve = resolve3.scale[channel] ?? defaultScaleResolve(channel, model);
+    const scaleResolve = resolve4.scale[channel] ?? defaultScaleResolve(channel, model);
     if (scaleResolve === "independent" && childSize.value === "step") {
       mergedSize = void 0;
       break;
@@ -64514,16 +64514,16 @@ var OPPOSITE_ORIENT = {
   right: "left"
 };
 function parseLayerAxes(model) {
-  const { axes, resolve: resolve3 } = model.component;
+  const { axes, resolve: resolve4 } = model.component;
   const axisCount = { top: 0, bottom: 0, right: 0, left: 0 };
   for (const child of model.children) {
     child.parseAxesAndHeaders();
     for (const channel of keys3(child.component.axes)) {
-      resolve3.axis[channel] = parseGuideResolve(model.component.resolve, channel);
-      if (resolve3.axis[channel] === "shared") {
+      resolve4.axis[channel] = parseGuideResolve(model.component.resolve, channel);
+      if (resolve4.axis[channel] === "shared") {
         axes[channel] = mergeAxisComponents(axes[channel], child.component.axes[channel]);
         if (!axes[channel]) {
-          resolve3.axis[channel] = "independent";
+          resolve4.axis[channel] = "independent";
           delete axes[channel];
         }
       }
@@ -64534,7 +64534,7 @@ function parseLayerAxes(model) {
       if (!child.component.axes[channel]) {
         continue;
       }
-      if (resolve3.axis[channel] === "independent") {
+      if (resolve4.axis[channel] === "independent") {
         axes[channel] = (axes[channel] ?? []).concat(child.component.axes[channel]);
         for (const axisComponent of child.component.axes[channel]) {
           const { value: orient2, explicit } = axisComponent.getWithExplicit("orient");
@@ -64552,7 +64552,7 @@ function parseLayerAxes(model) {
       }
       delete child.component.axes[channel];
     }
-    if (resolve3.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
+    if (resolve4.axis[channel] === "independent" && axes[channel] && axes[channel].length > 1) {
       for (const [index6, axisCmpt] of (axes[channel] || []).entries()) {
         if (index6 > 0 && !!axisCmpt.get("grid") && !axisCmpt.explicit.grid) {
           axisCmpt.implicit.grid = false;
@@ -66252,12 +66252,13 @@ var import_yaml3 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
 import { existsSync as existsSync3 } from "node:fs";
 import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve2 } from "node:path";
+import { resolve as resolve3 } from "node:path";
 import { promisify as promisify2 } from "node:util";
 
 // action/src/specfile/adoption.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
+import { relative, resolve as resolve2 } from "node:path";
 import { promisify } from "node:util";
 async function absentAt(spec, ref2, cwd) {
   const git = (args) => promisify(execFile)("git", args, { cwd }).then(
@@ -66265,7 +66266,11 @@ async function absentAt(spec, ref2, cwd) {
     () => false
   );
   if (!await git(["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`])) return false;
-  return !await git(["cat-file", "-e", `${ref2}:${spec.replace(/^\.\//, "")}`]);
+  return !await git(["cat-file", "-e", atRef(ref2, spec, cwd)]);
+}
+function atRef(ref2, spec, cwd = process.cwd()) {
+  const rel = relative(cwd, resolve2(cwd, spec));
+  return `${ref2}:${rel.startsWith("..") ? rel : `./${rel}`}`;
 }
 function adoptionSpec(spec, baseRef, headRef, headRaw) {
   const { variants: _v, compare: compare3, ...rest } = headRaw;
@@ -66359,7 +66364,7 @@ async function fileMapping(file) {
 }
 async function specAtRef(spec, ref2, cwd) {
   try {
-    const { stdout } = await promisify2(execFile2)("git", ["show", `${ref2}:${spec.replace(/^\.\//, "")}`], {
+    const { stdout } = await promisify2(execFile2)("git", ["show", atRef(ref2, spec, cwd)], {
       cwd,
       maxBuffer: 8 << 20
     });
@@ -66395,7 +66400,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 }
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
-    const file = resolve2(src.cwd ?? ".", src.spec);
+    const file = resolve3(src.cwd ?? ".", src.spec);
     const own = existsSync3(file) ? await fileMapping(file) : {};
     const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
@@ -66536,10 +66541,10 @@ import { join as join11 } from "node:path";
 // action/src/bench/bench.ts
 import { existsSync as existsSync4 } from "node:fs";
 import { rename } from "node:fs/promises";
-import { join as join6, relative as relative2 } from "node:path";
+import { join as join6, relative as relative3 } from "node:path";
 
 // action/src/bench/cell-run.ts
-import { basename, relative } from "node:path";
+import { basename, relative as relative2 } from "node:path";
 
 // action/src/observe/remote.ts
 import { spawn } from "node:child_process";
@@ -66802,9 +66807,9 @@ var RemoteSampler = class {
         if (line5.startsWith("T ")) this.snapshots++;
       this.counted = Math.max(this.counted, end);
     });
-    this.done = new Promise((resolve3) => {
-      this.child.on("close", () => resolve3());
-      this.child.on("error", () => resolve3());
+    this.done = new Promise((resolve4) => {
+      this.child.on("close", () => resolve4());
+      this.child.on("error", () => resolve4());
     });
   }
   w;
@@ -66938,7 +66943,7 @@ var BenchCells = class {
       status: "ok",
       started_at: started,
       finished_at: started,
-      raw_log: relative(this.o.runDir.dir, logFile),
+      raw_log: relative2(this.o.runDir.dir, logFile),
       warmup_s: w2.warmup,
       duration_s: w2.duration,
       metrics: {},
@@ -67631,7 +67636,7 @@ var Bench = class _Bench {
       } catch {
         return { error: error3 };
       }
-      return { error: error3.replace(from, to), raw_log: relative2(this.runDir.dir, to) };
+      return { error: error3.replace(from, to), raw_log: relative3(this.runDir.dir, to) };
     }
     return { error: error3 };
   }
@@ -68302,7 +68307,7 @@ function confirmStep(merged, first, wanted, resultPath) {
 
 // action/src/commands/compare/profiles.ts
 import { readFile as readFile5, writeFile as writeFile2 } from "node:fs/promises";
-import { join as join9, relative as relative3 } from "node:path";
+import { join as join9, relative as relative4 } from "node:path";
 
 // action/src/observe/pprof.ts
 function parseTop(text3) {
@@ -68546,8 +68551,8 @@ async function profileRegressions(o) {
           threads: k2.threads,
           component: p.component,
           address: p.address,
-          ...p.file ? { file: relative3(o.runDir.dir, p.file) } : {},
-          ...flame ? { flame: relative3(o.runDir.dir, flame) } : {},
+          ...p.file ? { file: relative4(o.runDir.dir, p.file) } : {},
+          ...flame ? { flame: relative4(o.runDir.dir, flame) } : {},
           ...p.error ? { error: p.error } : cell2.status === "failed" ? { error: cell2.error ?? "the re-run failed" } : {},
           ...top ? { top } : {},
           ...main2 ? { measured: { [main2[0]]: main2[1].value } } : {},
@@ -68588,7 +68593,7 @@ async function profileDiffs(profiles, control, runDir, log7) {
         total: diff.total,
         growers: diff.growers,
         shrinkers: diff.shrinkers,
-        ...flame ? { flame: relative3(runDir.dir, flame) } : {}
+        ...flame ? { flame: relative4(runDir.dir, flame) } : {}
       });
     } catch (e) {
       log7(
@@ -69589,7 +69594,7 @@ async function compareRequest(d, o) {
   const given = await loadWords(words);
   const look = w2.lookOf ? await waveFor(w2.lookOf, d.say("look-of"), { spec: given, shard: w2.shard }) : void 0;
   const spec = w2.confirms ? await confirmationSpec(given, await readFirstVerdict(w2.confirms, d.say("confirms"))) : given;
-  if (w2.shard && spec.variants) {
+  if (w2.shard && spec.variants && !spec.same) {
     const cut = new Refusals(d.prefix);
     for (const line5 of shardRefusals(spec.variants.compare, w2.shard, w2.seed !== void 0, {
       said: `${d.say("shard")} ${w2.shard.index}/${w2.shard.of}`,
