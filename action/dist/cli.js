@@ -65,7 +65,7 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-KKDSLL3I.js";
+} from "./chunk-YMPUCSER.js";
 import {
   reapLedger
 } from "./chunk-6JWOKWQP.js";

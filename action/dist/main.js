@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-KKDSLL3I.js";
+} from "./chunk-YMPUCSER.js";
 import {
   getInput,
   info,

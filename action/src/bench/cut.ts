@@ -49,12 +49,15 @@ export interface ShardWords {
   blocks: string;
 }
 
+/** The command line's words for the settings a shard needs (plan's, and compare's flags). */
+const FLAG_WORDS = { seed: "--seed", blocks: "--blocks" };
+
 /** Why a comparison cannot be cut into these shards (each names the setting). */
 export function shardRefusals(
   compare: { rounds: number; max_rounds?: number | undefined; blocks: number; seed?: number | undefined },
   shard: Shard,
   seedGiven: boolean,
-  words: ShardWords = { said: `--shard ${shard.index}/${shard.of}`, seed: "--seed", blocks: "--blocks" },
+  words: ShardWords = { said: `--shard ${shard.index}/${shard.of}`, ...FLAG_WORDS },
 ): string[] {
   const { said } = words;
   const out: string[] = [];
@@ -175,8 +178,7 @@ function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, second
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
   const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
     said: `--shards ${n}`,
-    seed: "--seed",
-    blocks: "--blocks",
+    ...FLAG_WORDS,
   });
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes = (s: CompareSchedule) => Math.ceil((seconds * s.blocks.length) / whole.blocks.length / 60);

@@ -2,6 +2,7 @@
 // validated, read; the alarm tells a bisect report from a verdict by its format.
 import { readFile } from "node:fs/promises";
 import { InputError } from "../errors.ts";
+import type { Obj } from "../yaml/merge.ts";
 import { formatIssues } from "../yaml/read.ts";
 import { BISECT_FORMAT, type BisectReport, BisectReportSchema } from "./bisection.ts";
 
@@ -17,7 +18,6 @@ export function migrateBisect(doc: Record<string, unknown>): Record<string, unkn
 /** A version 2 report's steps and attempts: their `kind` is their `mark` (the values kept). */
 function marked(doc: Record<string, unknown>): Record<string, unknown> {
   if (doc.version !== 2) return doc;
-  type Obj = Record<string, unknown>;
   const mark = ({ kind, ...rest }: Obj): Obj => (kind === undefined ? rest : { ...rest, mark: kind });
   const steps = Array.isArray(doc.steps)
     ? doc.steps.map((st: Obj) => ({

@@ -10973,7 +10973,8 @@ function parseShard(text3, flag2 = "--shard") {
     );
   return { index: index6, of };
 }
-function shardRefusals(compare3, shard, seedGiven, words = { said: `--shard ${shard.index}/${shard.of}`, seed: "--seed", blocks: "--blocks" }) {
+var FLAG_WORDS = { seed: "--seed", blocks: "--blocks" };
+function shardRefusals(compare3, shard, seedGiven, words = { said: `--shard ${shard.index}/${shard.of}`, ...FLAG_WORDS }) {
   const { said } = words;
   const out = [];
   if (!seedGiven && compare3.seed === void 0)
@@ -11054,8 +11055,7 @@ function runnersOf(loaded, whole, n, seconds2) {
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
   const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
     said: `--shards ${n}`,
-    seed: "--seed",
-    blocks: "--blocks"
+    ...FLAG_WORDS
   });
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes2 = (s2) => Math.ceil(seconds2 * s2.blocks.length / whole.blocks.length / 60);
