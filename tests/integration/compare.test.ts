@@ -433,9 +433,13 @@ describe("instances as the unit (compare.blocks)", () => {
     const run = cli([
       "compare",
       "--spec",
-      // a tenth of a CPU: 3 blocks leave 2 degrees of freedom, and beside a CPU hog, another
-      // tiperf run and more tests a quarter's cut came out inconclusive (seen in CI)
-      spec(dir, "blocks", "10%", "5%", 6, 6, ", blocks: 3, confirm: 0"),
+      // a fiftieth of a CPU: 3 blocks leave 2 degrees of freedom (t = 4.3). Head is held by its
+      // quota, base by whatever CPU the machine leaves it, so the spread of the block ratios is
+      // base's: beside a CPU hog, another tiperf run and more tests a quarter's cut and then a
+      // tenth's came out inconclusive (seen in CI: a tenth's at −86% [−98.5%, +29.5%]). At a
+      // fiftieth the change is near −98% (log −3.9), and the interval stays clear of −5% unless
+      // the block ratios spread by a factor of about 4.7 (sd of their logs above 1.5).
+      spec(dir, "blocks", "2%", "5%", 6, 6, ", blocks: 3, confirm: 0"),
       "--out",
       out,
       "--json",
@@ -457,7 +461,7 @@ describe("instances as the unit (compare.blocks)", () => {
     assert.equal(c.blocks, 3);
     assert.equal(c.n, 3);
     assert.ok(c.between_share >= 0 && c.between_share <= 1, String(c.between_share));
-    // a tenth of a CPU against a whole one binds on any machine, over blocks too
+    // a fiftieth of a CPU against a whole one binds on any machine, over blocks too
     assert.equal(v.verdict, "regression", `${log}\n${JSON.stringify(v.cells)}`);
     assert.equal(code, 1);
     const runDir = join(out, readdirSync(out)[0] as string);
@@ -514,9 +518,13 @@ describe("instances as the unit (compare.blocks)", () => {
     // an A/A of two cells: `tight` judged at 8% (6 blocks of one-second rounds seldom fit its
     // interval inside ±8% here: undecided, and on a quiet machine 6 more blocks could decide it, so
     // it looks again; beside other work the blocks it needs lie beyond one look, and it does not),
-    // `loose` at 100% (a drop of 100% cannot happen, and
-    // 6 blocks of two one-second rounds keep its upper bound far below +100%: decided at the first
-    // look; seen at [−28%, +38%] with one round per block)
+    // `loose` at 100% (a drop of 100% cannot happen: decided at the first look when its upper
+    // bound stays below +100%). At 99% over 2 cells and 2 looks (t = 5.6 on 5 degrees of freedom)
+    // that held while the logs of loose's block ratios spread by less than 0.30, and beside a CPU
+    // hog and another tiperf run they once spread more (seen in CI: looked again). At 95% (t = 3.8)
+    // and two-second rounds for loose, the bound holds up to a spread of 0.45, seen near 0.1 beside
+    // a hog and another tiperf run. A decided cell may be `within` (its interval clear of zero,
+    // inside the tolerance): at 95% an A/A's is, one time in eighty.
     writeFileSync(
       file,
       `name: looks
@@ -525,7 +533,7 @@ driver: {cpus: "1"}
 data: {tables: 2, table_size: 2000}
 workloads:
   - {name: tight, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
-  - {name: loose, sysbench: oltp_point_select, threads: [2], duration: 1s, warmup: 0s, options: {rand-type: uniform}}
+  - {name: loose, sysbench: oltp_point_select, threads: [2], duration: 2s, warmup: 0s, options: {rand-type: uniform}}
 metrics:
   tps: {better: higher, tolerance: "1x noise"}
 variants: {base: {}, head: {}}
@@ -535,7 +543,7 @@ compare:
   looks: 2
   warmup_rounds: 0
   order: interleaved
-  confidence: 0.99
+  confidence: 0.95
   confirm: 0
   profiles: 0
   noise:
@@ -550,7 +558,8 @@ compare:
     const log = run.stderr();
     const v = JSON.parse(readFileSync(json, "utf8"));
     const cell = (w: string) => v.cells.find((c: { workload: string }) => c.workload === w);
-    assert.equal(cell("loose").verdict, "unchanged", `${log}\n${JSON.stringify(v.cells)}`);
+    const decided = ["unchanged", "within"];
+    assert.ok(decided.includes(cell("loose").verdict), `${log}\n${JSON.stringify(v.cells)}`);
     assert.equal(cell("loose").looks, 1, "decided at the design's look");
     assert.equal(code, 0, "an A/A: no regression; compare.inconclusive warn");
     const runDir = join(out, readdirSync(out)[0] as string);
@@ -559,7 +568,7 @@ compare:
     const later = cells.filter((c) => c.block > 6);
     const restarts = [...log.matchAll(/block (\d+): (base|head): mariadb pid (\d+) → (\d+)/g)];
     const tight = cell("tight");
-    assert.ok(["inconclusive", "unchanged"].includes(tight.verdict), JSON.stringify(v.cells));
+    assert.ok(["inconclusive", ...decided].includes(tight.verdict), JSON.stringify(v.cells));
     if (v.looks.taken === 2) {
       // looked again: blocks 7–12 of tight only (2 rounds each), both variants restarted before each
       assert.match(log, /look 2 of at most 2: 1 cell\(s\) with a judgement undecided \(tight threads=2\)/);
@@ -581,8 +590,8 @@ compare:
       );
       assert.equal(tight.n, 12, "judged over all 12 blocks");
       const md = readFileSync(join(runDir, "verdict.md"), "utf8");
-      assert.match(md, /(unchanged|inconclusive) \(TPS after 2 looks\)/);
-    } else if (tight.verdict === "unchanged") {
+      assert.match(md, /(unchanged|inconclusive|changed within tolerance) \(TPS after 2 looks\)/);
+    } else if (decided.includes(tight.verdict)) {
       // decided at the first look: nothing runs again
       assert.equal(tight.looks, 1);
       assert.deepEqual(later, [], "no further blocks");
