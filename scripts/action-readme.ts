@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { parse } from "yaml";
-import { usageText } from "../action/src/cli/commands.ts";
+import { usageText } from "../action/src/cli/help.ts";
 
 interface Field {
   description?: string;

@@ -65,10 +65,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-YMPUCSER.js";
+} from "./chunk-3562FQRK.js";
 import {
   reapLedger
-} from "./chunk-6JWOKWQP.js";
+} from "./chunk-UWUOQP5S.js";
 import {
   EXPIRES,
   KubeClient,
@@ -87,7 +87,7 @@ import {
   require_dist,
   writeAtomic,
   writeResult
-} from "./chunk-GHUIZ3WO.js";
+} from "./chunk-IAMH3CDA.js";
 import {
   CLOUDS,
   Interrupted,
@@ -489,7 +489,10 @@ var COMMANDS = [
       "per variant, TOML configs, haproxy.cfg, every tiup, SQL and load-tool command line in phase",
       "order; --profile overrides the spec's target.profile; --run-id ID plans as the run of that id",
       "did (its names, its plan.json); --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
-      "runner's share (and a further look's wave) as compare runs it given the same flags"
+      "runner's share (and a further look's wave) as compare runs it given the same flags;",
+      "--tolerance, --rounds/--blocks/--confidence/--budget override the spec's metrics' tolerances",
+      "and compare.* as they do for compare, so the plan shows the minutes and detectable change",
+      "of that design"
     ]
   },
   {
@@ -547,20 +550,36 @@ function commandSpec(name) {
 function parseOptions(name) {
   return Object.fromEntries(Object.entries(commandSpec(name).flags).map(([k, f]) => [k, { type: f.type }]));
 }
-function synopsis(c) {
+
+// action/src/cli/help.ts
+function synopsisWords(c) {
   const flags2 = Object.entries(c.flags).map(([k, f]) => {
     const text = `--${k}${f.value ? ` ${f.value}` : ""}`;
     return f.required ? text : `[${text}]`;
   });
-  return ["tiperf", c.name, ...c.args ? [c.args] : [], ...flags2].join(" ");
+  return ["tiperf", c.name, ...c.args ? [c.args] : [], ...flags2];
+}
+var HELP_WIDTH = 100;
+function synopsisLines(c, indent2 = "") {
+  const [tiperf, name, ...rest] = synopsisWords(c);
+  const under = " ".repeat(`${indent2}${tiperf} ${name} `.length);
+  const lines = [`${indent2}${tiperf} ${name}`];
+  for (const word of rest) {
+    const last = lines.length - 1;
+    const line = lines[last];
+    if (`${line} ${word}`.length <= HELP_WIDTH || line.trim() === `${tiperf} ${name}`)
+      lines[last] = `${line} ${word}`;
+    else lines.push(`${under}${word}`);
+  }
+  return lines;
 }
 function commandUsage(c) {
-  return [synopsis(c), ...c.about.map((a) => `    ${a}`)].join("\n");
+  return [...synopsisLines(c), ...c.about.map((a) => `    ${a}`)].join("\n");
 }
 function usageText() {
   const lines = ["tiperf \u2014 performance regression checks for TiDB", "", "Usage:"];
   for (const c of COMMANDS) {
-    lines.push(`  ${synopsis(c)}`);
+    lines.push(...synopsisLines(c, "  "));
     for (const a of c.about) lines.push(`      ${a}`);
   }
   lines.push(
@@ -2577,21 +2596,14 @@ async function cmdDiff(args) {
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
     );
   }
-  if (existsSync2(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+  const [base, head] = [await readResult(baseFile), await readResult(headFile)];
+  if (realpathSync(baseFile) === realpathSync(headFile))
     log(
       `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
     );
   const verdict = judgeStored(
-    {
-      result: await readResult(baseFile),
-      file: baseFile,
-      variant: values["base-variant"]
-    },
-    {
-      result: await readResult(headFile),
-      file: headFile,
-      variant: values["head-variant"]
-    },
+    { result: base, file: baseFile, variant: values["base-variant"] },
+    { result: head, file: headFile, variant: values["head-variant"] },
     { confidence: confidenceFlag("diff", values.confidence), force: values.force === true }
   );
   await writeJson(values.json, verdict);

@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-YMPUCSER.js";
+} from "./chunk-3562FQRK.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-GHUIZ3WO.js";
+} from "./chunk-IAMH3CDA.js";
 import {
   Interrupted,
   installCrashTeardown,

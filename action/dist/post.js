@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-6JWOKWQP.js";
+} from "./chunk-UWUOQP5S.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-GHUIZ3WO.js";
+import "./chunk-IAMH3CDA.js";
 import {
   ledgerDir
 } from "./chunk-3RZOPWDC.js";

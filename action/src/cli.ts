@@ -3,7 +3,8 @@
 // command table (flags, synopses, help) is cli/commands.ts.
 
 import { log } from "./cli/args.ts";
-import { COMMANDS, commandUsage, usageText } from "./cli/commands.ts";
+import { COMMANDS } from "./cli/commands.ts";
+import { commandUsage, usageText } from "./cli/help.ts";
 import { cmdAlarm } from "./commands/alarm/cli.ts";
 import { cmdBaseline } from "./commands/baseline/cli.ts";
 import { cmdBisect } from "./commands/bisect/cli.ts";

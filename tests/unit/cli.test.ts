@@ -5,11 +5,13 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { readInputs } from "../../action/src/action/inputs.ts";
 import { planRun } from "../../action/src/bench/plan.ts";
-import { COMMANDS, synopsis, usageText } from "../../action/src/cli/commands.ts";
+import { COMMANDS } from "../../action/src/cli/commands.ts";
+import { synopsis, synopsisLines, usageText } from "../../action/src/cli/help.ts";
 import { prepareSpec } from "../../action/src/specfile/prepare.ts";
 import { TIPERF_VERSION } from "../../action/src/version.ts";
 import { ROOT } from "../helpers/paths.ts";
 import { cli } from "../helpers/real.ts";
+import { sampleResult } from "../helpers/sample.ts";
 
 describe("the command table", () => {
   test("tiperf help prints the table, and the CLI block of docs/cli.md is the same text", async () => {
@@ -30,6 +32,19 @@ describe("the command table", () => {
     assert.equal((await flag.done).code, 0);
     assert.equal(help.stdout(), flag.stdout());
     assert.match(help.stdout(), /^tiperf plan --spec FILE/);
+    // the synopsis wraps between flags, under the first one; the whole of it is still there
+    const lines = help.stdout().split("\n");
+    assert.ok(
+      lines.every((l) => l.length <= 100),
+      lines.filter((l) => l.length > 100).join("\n"),
+    );
+    const plan = COMMANDS.find((c) => c.name === "plan");
+    assert.ok(plan);
+    const said = lines.slice(0, synopsisLines(plan).length);
+    assert.ok(
+      said.length > 1 && said.slice(1).every((l) => l.startsWith(`${" ".repeat("tiperf plan ".length)}[--`)),
+    );
+    assert.equal(said.map((l) => l.trim()).join(" "), synopsis(plan));
     assert.ok(help.stdout().length < usageText().length / 4, "not the whole table");
     const none = cli(["help", "nope"]);
     assert.equal((await none.done).code, 2);
@@ -50,6 +65,23 @@ describe("the command table", () => {
     assert.match(missing.stderr(), /tiperf run: --spec needs a value \(allowed: /);
     for (const c of COMMANDS)
       for (const k of Object.keys(c.flags)) assert.match(synopsis(c), new RegExp(`--${k}\\b`));
+  });
+
+  test("tiperf diff: a verdict given for a result is named as one, before any other word; a file against itself is warned of", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tiperf-cli-"));
+    const result = join(dir, "result.json");
+    writeFileSync(result, JSON.stringify(sampleResult()));
+    const verdict = join(dir, "verdict.json");
+    writeFileSync(verdict, JSON.stringify({ format: "tiperf.verdict", version: 1 }));
+    const wrong = cli(["diff", verdict, verdict]);
+    assert.equal((await wrong.done).code, 2);
+    assert.equal(
+      wrong.stderr(),
+      `error: ${verdict}: a tiperf verdict, not a tiperf result (format "tiperf.verdict", must be "tiperf.result"): give ${result}, the run's result\n`,
+    );
+    const same = cli(["diff", result, result]);
+    assert.equal((await same.done).code, 0, same.stderr());
+    assert.match(same.stderr(), /warning: diff: .* are the same file: every change is zero by construction/);
   });
 
   test("tiperf --version prints the version and exits 0", async () => {

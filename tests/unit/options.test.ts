@@ -35,7 +35,7 @@ describe("a command's options, checked once for both doors", () => {
     const cli = await refusal(compareRequest(flagDoor("compare", given), { out: "results" }));
     assert.ok(
       cli.includes(
-        `tiperf compare: --shard 1/2 needs --seed or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
+        `tiperf compare: --shard 1/2 needs --seed or compare.seed: every shard must run the one schedule the seed fixes (any integer, one for all the shards: a job before them can draw it)`,
       ),
       cli.join("\n"),
     );

@@ -134,6 +134,20 @@ describe("result store", () => {
       (e: unknown) => e instanceof InputError && /a\.json: not valid JSON/.test(e.message),
     );
     await assert.rejects(readResult(write("b.json", '{"x":1}')), /b\.json: not a tiperf result/);
+    // another of tiperf's files is named as what it is, and the run's result beside it offered
+    const verdict = write("verdict.json", '{"format":"tiperf.verdict","version":1}');
+    await assert.rejects(
+      readResult(verdict),
+      (e: unknown) =>
+        e instanceof InputError &&
+        e.message ===
+          `${verdict}: a tiperf verdict, not a tiperf result (format "tiperf.verdict", must be "tiperf.result")`,
+    );
+    const result = write("result.json", JSON.stringify(sampleResult()));
+    await assert.rejects(
+      readResult(verdict),
+      (e: unknown) => e instanceof InputError && e.message.endsWith(`: give ${result}, the run's result`),
+    );
     await assert.rejects(
       readResult(write("c.json", '{"format":"tiperf.result","version":9}')),
       /c\.json: result version 9 is not supported/,

@@ -289,12 +289,16 @@ describe("spec composition (the Action's refs and overlays, also from the CLI)",
       innodb_buffer_pool_size: "128M",
       innodb_flush_log_at_trx_commit: 2,
     });
-    // the spec's path as given: absolute, or relative to the directory it runs in (not the repository's top)
+    // the spec's path as given: absolute, or relative to the directory it runs in (not the
+    // repository's top); the refs are the spec's repository's, wherever tiperf runs (outside any)
     mkdirSync(join(dir, "sub"));
+    const outside = mkdtempSync(join(tmpdir(), "tiperf-norepo-"));
     for (const [spec, cwd] of [
       [join(dir, "w.yaml"), dir],
       ["../w.yaml", join(dir, "sub")],
       ["./w.yaml", dir],
+      [join(dir, "w.yaml"), outside],
+      [join(dir, "sub", "..", "w.yaml"), outside],
     ] as const) {
       const same = await prepareSpec({ spec, baseRef: "HEAD~1", headRef: "HEAD", cwd });
       assert.deepEqual(

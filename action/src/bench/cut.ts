@@ -63,7 +63,7 @@ export function shardRefusals(
   const out: string[] = [];
   if (!seedGiven && compare.seed === undefined)
     out.push(
-      `${said} needs ${words.seed} or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`,
+      `${said} needs ${words.seed} or compare.seed: every shard must run the one schedule the seed fixes (any integer, one for all the shards: a job before them can draw it)`,
     );
   if (compare.blocks < shard.of)
     out.push(

@@ -307,7 +307,10 @@ export const COMMANDS: CommandSpec[] = [
       "per variant, TOML configs, haproxy.cfg, every tiup, SQL and load-tool command line in phase",
       "order; --profile overrides the spec's target.profile; --run-id ID plans as the run of that id",
       "did (its names, its plan.json); --seed N, --shard K/N and --look-of VERDICT_JSON plan one",
-      "runner's share (and a further look's wave) as compare runs it given the same flags",
+      "runner's share (and a further look's wave) as compare runs it given the same flags;",
+      "--tolerance, --rounds/--blocks/--confidence/--budget override the spec's metrics' tolerances",
+      "and compare.* as they do for compare, so the plan shows the minutes and detectable change",
+      "of that design",
     ],
   },
   {
@@ -367,33 +370,4 @@ export function commandSpec(name: string): CommandSpec {
 /** parseArgs options of a command. */
 export function parseOptions(name: string): Record<string, { type: "string" | "boolean" }> {
   return Object.fromEntries(Object.entries(commandSpec(name).flags).map(([k, f]) => [k, { type: f.type }]));
-}
-
-export function synopsis(c: CommandSpec): string {
-  const flags = Object.entries(c.flags).map(([k, f]) => {
-    const text = `--${k}${f.value ? ` ${f.value}` : ""}`;
-    return f.required ? text : `[${text}]`;
-  });
-  return ["tiperf", c.name, ...(c.args ? [c.args] : []), ...flags].join(" ");
-}
-
-/** `tiperf COMMAND --help`: its synopsis and what it does. */
-export function commandUsage(c: CommandSpec): string {
-  return [synopsis(c), ...c.about.map((a) => `    ${a}`)].join("\n");
-}
-
-/** `tiperf help`, and the CLI block of docs/cli.md. */
-export function usageText(): string {
-  const lines = ["tiperf — performance regression checks for TiDB", "", "Usage:"];
-  for (const c of COMMANDS) {
-    lines.push(`  ${synopsis(c)}`);
-    for (const a of c.about) lines.push(`      ${a}`);
-  }
-  lines.push(
-    "  tiperf --version",
-    "",
-    "Exit status: 0 done (no regression), 1 regression (or inconclusive with compare.inconclusive:",
-    "fail), 2 bad input, 3 a run failed, 130/143 interrupted.",
-  );
-  return lines.join("\n");
 }

@@ -222,8 +222,8 @@ export async function readModel<T>(
       `${file}: ${code ? `cannot read the file (${code})` : `not valid JSON (${(e as Error).message})`}`,
     );
   }
-  if ((raw as { format?: unknown } | null)?.format !== format)
-    throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
+  const found = (raw as { format?: unknown } | null)?.format;
+  if (found !== format) throw new InputError(notThe(file, kind, format, found));
   raw = migrated(raw, version, migrations);
   const head = raw as { version?: unknown };
   if (head.version !== version) {
@@ -235,6 +235,20 @@ export async function readModel<T>(
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
+}
+
+/**
+ * Why a file is not the tiperf model asked for. Another of tiperf's files (a verdict given where a
+ * result belongs) is named as what it is, with the run's file of the kind asked for when one lies
+ * beside it (a compare run's directory holds result.json and verdict.json).
+ */
+function notThe(file: string, kind: string, format: string, found: unknown): string {
+  const other = typeof found === "string" && found.startsWith("tiperf.") ? found.slice("tiperf.".length) : "";
+  if (!other) return `${file}: not a tiperf ${kind} (format must be "${format}")`;
+  const beside = join(dirname(file), `${kind}.json`);
+  const hint =
+    existsSync(beside) && resolve(beside) !== resolve(file) ? `: give ${beside}, the run's ${kind}` : "";
+  return `${file}: a tiperf ${other}, not a tiperf ${kind} (format "${found}", must be "${format}")${hint}`;
 }
 
 /** Reads and validates a result file; a corrupt or foreign file is an error naming it. */

@@ -3,7 +3,8 @@
 // itself (an A/A of the spec's design) so that its comment says what the check will detect on
 // this runner and gives the noise to commit as compare.noise.
 import { execFile } from "node:child_process";
-import { relative, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { promisify } from "node:util";
 import { stringify } from "yaml";
 import { type LoadedSpec, specOfValue } from "./load.ts";
@@ -15,22 +16,27 @@ type Obj = Record<string, unknown>;
  * A ref that is not fetched is not "absent" (the caller's own error says to fetch it).
  */
 export async function absentAt(spec: string, ref: string, cwd?: string): Promise<boolean> {
+  const at = atRef(ref, spec, cwd);
   const git = (args: string[]) =>
-    promisify(execFile)("git", args, { cwd }).then(
+    promisify(execFile)("git", args, { cwd: at.dir }).then(
       () => true,
       () => false,
     );
   if (!(await git(["rev-parse", "--verify", "--quiet", `${ref}^{commit}`]))) return false;
-  return !(await git(["cat-file", "-e", atRef(ref, spec, cwd)]));
+  return !(await git(["cat-file", "-e", at.name]));
 }
 
 /**
- * The spec at a commit, as git names it (`ref:./path`): its path as given, relative to the
- * directory git runs in or absolute, not to the repository's top.
+ * Where git reads the spec at a commit, and the spec as git names it there (`ref:./file`): git
+ * runs in the spec's own directory (the nearest one on disk), so a path is taken as given (absolute,
+ * or relative to `cwd`), not from the repository's top, and the refs are the spec's repository's
+ * wherever tiperf runs.
  */
-export function atRef(ref: string, spec: string, cwd = process.cwd()): string {
-  const rel = relative(cwd, resolve(cwd, spec));
-  return `${ref}:${rel.startsWith("..") ? rel : `./${rel}`}`;
+export function atRef(ref: string, spec: string, cwd = process.cwd()): { dir: string; name: string } {
+  const file = resolve(cwd, spec);
+  let dir = dirname(file);
+  while (!existsSync(dir) && dirname(dir) !== dir) dir = dirname(dir);
+  return { dir, name: `${ref}:./${relative(dir, file)}` };
 }
 
 /**

@@ -133,9 +133,10 @@ async function fileMapping(file: string): Promise<Obj> {
 
 /** The spec file as it was at a git ref: `git show REF:PATH`, arguments passed as an array. */
 export async function specAtRef(spec: string, ref: string, cwd?: string): Promise<string> {
+  const at = atRef(ref, spec, cwd);
   try {
-    const { stdout } = await promisify(execFile)("git", ["show", atRef(ref, spec, cwd)], {
-      cwd,
+    const { stdout } = await promisify(execFile)("git", ["show", at.name], {
+      cwd: at.dir,
       maxBuffer: 8 << 20,
     });
     return stdout;

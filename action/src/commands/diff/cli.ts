@@ -19,21 +19,15 @@ export async function cmdDiff(args: string[]): Promise<number> {
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`,
     );
   }
-  if (existsSync(headFile) && realpathSync(baseFile) === realpathSync(headFile))
+  const [base, head] = [await readResult(baseFile), await readResult(headFile)];
+  // said once both are results (a refused file is the one line a wrong file gets)
+  if (realpathSync(baseFile) === realpathSync(headFile))
     log(
       `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`,
     );
   const verdict = judgeStored(
-    {
-      result: await readResult(baseFile),
-      file: baseFile,
-      variant: values["base-variant"] as string | undefined,
-    },
-    {
-      result: await readResult(headFile),
-      file: headFile,
-      variant: values["head-variant"] as string | undefined,
-    },
+    { result: base, file: baseFile, variant: values["base-variant"] as string | undefined },
+    { result: head, file: headFile, variant: values["head-variant"] as string | undefined },
     { confidence: confidenceFlag("diff", values.confidence), force: values.force === true },
   );
   await writeJson(values.json as string | undefined, verdict);

@@ -68,7 +68,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-GHUIZ3WO.js";
+} from "./chunk-IAMH3CDA.js";
 import {
   record,
   sshArgs
@@ -10979,7 +10979,7 @@ function shardRefusals(compare3, shard, seedGiven, words = { said: `--shard ${sh
   const out = [];
   if (!seedGiven && compare3.seed === void 0)
     out.push(
-      `${said} needs ${words.seed} or compare.seed: every shard must run the one schedule the seed fixes (tiperf plan prints one)`
+      `${said} needs ${words.seed} or compare.seed: every shard must run the one schedule the seed fixes (any integer, one for all the shards: a job before them can draw it)`
     );
   if (compare3.blocks < shard.of)
     out.push(
@@ -66250,7 +66250,7 @@ function exitCodeOf(v, inconclusive = v.inconclusive ?? "warn") {
 // action/src/specfile/prepare.ts
 var import_yaml3 = __toESM(require_dist(), 1);
 import { execFile as execFile2 } from "node:child_process";
-import { existsSync as existsSync3 } from "node:fs";
+import { existsSync as existsSync4 } from "node:fs";
 import { readFile as readFile2 } from "node:fs/promises";
 import { resolve as resolve3 } from "node:path";
 import { promisify as promisify2 } from "node:util";
@@ -66258,19 +66258,23 @@ import { promisify as promisify2 } from "node:util";
 // action/src/specfile/adoption.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
-import { relative, resolve as resolve2 } from "node:path";
+import { existsSync as existsSync3 } from "node:fs";
+import { dirname as dirname4, relative, resolve as resolve2 } from "node:path";
 import { promisify } from "node:util";
 async function absentAt(spec, ref2, cwd) {
-  const git = (args) => promisify(execFile)("git", args, { cwd }).then(
+  const at = atRef(ref2, spec, cwd);
+  const git = (args) => promisify(execFile)("git", args, { cwd: at.dir }).then(
     () => true,
     () => false
   );
   if (!await git(["rev-parse", "--verify", "--quiet", `${ref2}^{commit}`])) return false;
-  return !await git(["cat-file", "-e", atRef(ref2, spec, cwd)]);
+  return !await git(["cat-file", "-e", at.name]);
 }
 function atRef(ref2, spec, cwd = process.cwd()) {
-  const rel = relative(cwd, resolve2(cwd, spec));
-  return `${ref2}:${rel.startsWith("..") ? rel : `./${rel}`}`;
+  const file = resolve2(cwd, spec);
+  let dir = dirname4(file);
+  while (!existsSync3(dir) && dirname4(dir) !== dir) dir = dirname4(dir);
+  return { dir, name: `${ref2}:./${relative(dir, file)}` };
 }
 function adoptionSpec(spec, baseRef, headRef, headRaw) {
   const { variants: _v, compare: compare3, ...rest } = headRaw;
@@ -66363,9 +66367,10 @@ async function fileMapping(file) {
   return yamlMapping(text3, file);
 }
 async function specAtRef(spec, ref2, cwd) {
+  const at = atRef(ref2, spec, cwd);
   try {
-    const { stdout } = await promisify2(execFile2)("git", ["show", atRef(ref2, spec, cwd)], {
-      cwd,
+    const { stdout } = await promisify2(execFile2)("git", ["show", at.name], {
+      cwd: at.dir,
       maxBuffer: 8 << 20
     });
     return stdout;
@@ -66401,7 +66406,7 @@ function applyTolerance(raw, tolerance, where, from = "'tolerance' input") {
 async function prepareSpec(src) {
   if (src.baseRef && src.headRef) {
     const file = resolve3(src.cwd ?? ".", src.spec);
-    const own = existsSync3(file) ? await fileMapping(file) : {};
+    const own = existsSync4(file) ? await fileMapping(file) : {};
     const source4 = isObj(own.target) && isObj(own.target.source) ? own.target.source : void 0;
     if (source4) return sourceRefs(own, source4, src.baseRef, src.headRef, src);
     const label = (ref2) => `${src.spec}@${ref2}`;
@@ -66539,7 +66544,7 @@ async function narrowSpec(loaded, cells, compare3 = {}, metrics) {
 import { join as join11 } from "node:path";
 
 // action/src/bench/bench.ts
-import { existsSync as existsSync4 } from "node:fs";
+import { existsSync as existsSync5 } from "node:fs";
 import { rename } from "node:fs/promises";
 import { join as join6, relative as relative3 } from "node:path";
 
@@ -67630,7 +67635,7 @@ var Bench = class _Bench {
     const error3 = cell2.error ?? as;
     for (let n = 1; n <= 100; n++) {
       const to = from.replace(/(\.log)?$/, `-${as}-${n}.log`);
-      if (existsSync4(to)) continue;
+      if (existsSync5(to)) continue;
       try {
         await rename(from, to);
       } catch {
@@ -67652,7 +67657,7 @@ var Bench = class _Bench {
 
 // action/src/bench/builds.ts
 var import_yaml4 = __toESM(require_dist(), 1);
-import { existsSync as existsSync5 } from "node:fs";
+import { existsSync as existsSync6 } from "node:fs";
 var isObj2 = (v) => v !== null && typeof v === "object" && !Array.isArray(v);
 function builderOf(target2) {
   const name = isObj2(target2) && typeof target2.kind === "string" ? target2.kind : void 0;
@@ -67679,7 +67684,7 @@ async function withSourceBuilds(loaded, opts) {
     let kept = true;
     if (opts.dryRun) {
       binary2 = builder.plannedBinary(source4, commit);
-      kept = existsSync5(binary2);
+      kept = existsSync6(binary2);
     } else {
       if (!made.has(key2)) made.set(key2, builder.build(source4, commit, opts));
       const b10 = await made.get(key2);
@@ -69302,7 +69307,7 @@ var Comparison = class {
 };
 
 // action/src/commands/spec-options.ts
-import { existsSync as existsSync6, statSync } from "node:fs";
+import { existsSync as existsSync7, statSync } from "node:fs";
 
 // action/src/specfile/compose-rules.ts
 var COMPOSE_FIELDS = [
@@ -69343,7 +69348,7 @@ function fileOption(d, name) {
   if (value4 === void 0) return void 0;
   if (value4.startsWith("-") || value4.includes("\0"))
     throw new InputError(`${d.say(name)} must be a file path (got ${JSON.stringify(value4)})`);
-  if (!existsSync6(value4) || !statSync(value4).isFile())
+  if (!existsSync7(value4) || !statSync(value4).isFile())
     throw new InputError(`${d.say(name)}: no file at ${value4} (paths are relative to ${d.relativeTo})`);
   return value4;
 }
@@ -69704,11 +69709,11 @@ async function partsOfOne(files) {
 
 // action/src/commands/merge/index.ts
 import { mkdir as mkdir5, readFile as readFile7 } from "node:fs/promises";
-import { dirname as dirname4, join as join13 } from "node:path";
+import { dirname as dirname5, join as join13 } from "node:path";
 async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
-    const text3 = await readFile7(join13(dirname4(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const text3 = await readFile7(join13(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
       cost = text3 ? parseVerdict(JSON.parse(text3)).data?.cost : void 0;
@@ -70078,7 +70083,7 @@ async function mergeRequest(d, parts, o) {
 }
 
 // action/src/commands/run/index.ts
-import { dirname as dirname5 } from "node:path";
+import { dirname as dirname6 } from "node:path";
 var shardCells = (cells, shard) => shard ? cells.filter((_, i) => i % shard.of === shard.index - 1) : cells;
 async function runSpec(given, opts) {
   const matrix = planCells(given.spec).length;
@@ -70164,7 +70169,7 @@ async function runAgainstBaseline(loaded, baselineFile, opts) {
     { result: outcome.result, file: resultPath }
   ];
   const verdict = judgeStored(...sides, { confidence: 0.95, force: false });
-  const { htmlPath } = await writeVerdictFiles(verdict, dirname5(resultPath), opts.log, asJudged(...sides));
+  const { htmlPath } = await writeVerdictFiles(verdict, dirname6(resultPath), opts.log, asJudged(...sides));
   return {
     verdict,
     resultPath,

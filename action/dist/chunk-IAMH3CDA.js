@@ -8024,8 +8024,8 @@ async function readModel(file, kind, format, version, schema, migrations = {}) {
       `${file}: ${code ? `cannot read the file (${code})` : `not valid JSON (${e.message})`}`
     );
   }
-  if (raw?.format !== format)
-    throw new InputError(`${file}: not a tiperf ${kind} (format must be "${format}")`);
+  const found = raw?.format;
+  if (found !== format) throw new InputError(notThe(file, kind, format, found));
   raw = migrated(raw, version, migrations);
   const head = raw;
   if (head.version !== version) {
@@ -8037,6 +8037,13 @@ async function readModel(file, kind, format, version, schema, migrations = {}) {
   const parsed = schema.safeParse(raw);
   if (!parsed.success) throw new InputError(formatIssues(file, parsed.error.issues));
   return parsed.data;
+}
+function notThe(file, kind, format, found) {
+  const other = typeof found === "string" && found.startsWith("tiperf.") ? found.slice("tiperf.".length) : "";
+  if (!other) return `${file}: not a tiperf ${kind} (format must be "${format}")`;
+  const beside = join(dirname2(file), `${kind}.json`);
+  const hint = existsSync(beside) && resolve(beside) !== resolve(file) ? `: give ${beside}, the run's ${kind}` : "";
+  return `${file}: a tiperf ${other}, not a tiperf ${kind} (format "${found}", must be "${format}")${hint}`;
 }
 function readResult(file) {
   return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-GHUIZ3WO.js";
+} from "./chunk-IAMH3CDA.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";
