@@ -56,6 +56,7 @@ import {
   rng,
   runRequest,
   shardOption,
+  sidesOf,
   specAtRef,
   specWords,
   stddev,
@@ -65,10 +66,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-3562FQRK.js";
+} from "./chunk-OQO4I5PP.js";
 import {
   reapLedger
-} from "./chunk-UWUOQP5S.js";
+} from "./chunk-IDM6ZGSC.js";
 import {
   EXPIRES,
   KubeClient,
@@ -85,9 +86,10 @@ import {
   readReport,
   readResult,
   require_dist,
+  resultFileOf,
   writeAtomic,
   writeResult
-} from "./chunk-IAMH3CDA.js";
+} from "./chunk-Y3OCT2Q4.js";
 import {
   CLOUDS,
   Interrupted,
@@ -359,8 +361,9 @@ var COMMANDS = [
       "head-variant": { type: "string", value: "NAME" }
     },
     about: [
-      "judge a stored result (e.g. a baseline) against another; results of earlier versions",
-      "(v1) are migrated on read"
+      "judge a stored result (e.g. a baseline) against another; a result is its result.json or",
+      "the run directory holding it (as for every command that reads one); results of earlier",
+      "versions (v1) are migrated on read"
     ]
   },
   {
@@ -573,15 +576,29 @@ function synopsisLines(c, indent2 = "") {
   }
   return lines;
 }
+var VALUE = /^\(?[A-Z][A-Z0-9_/=,…-]*[\])]?[,;:.)]*$/;
+function aboutLines(c, indent2) {
+  const words = [];
+  for (const w of c.about.join(" ").split(/\s+/).filter(Boolean)) {
+    const prev = words[words.length - 1];
+    const glued = prev !== void 0 && (/^[[(]?--[a-z]/.test(prev) && !prev.includes(" ") && VALUE.test(w) || prev === "tiperf" && /^[a-z]/.test(w));
+    if (glued) words[words.length - 1] = `${prev} ${w}`;
+    else words.push(w);
+  }
+  const lines = [];
+  for (const w of words) {
+    const last = lines[lines.length - 1];
+    if (last !== void 0 && `${last} ${w}`.length <= HELP_WIDTH) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(`${indent2}${w}`);
+  }
+  return lines;
+}
 function commandUsage(c) {
-  return [...synopsisLines(c), ...c.about.map((a) => `    ${a}`)].join("\n");
+  return [...synopsisLines(c), ...aboutLines(c, "    ")].join("\n");
 }
 function usageText() {
   const lines = ["tiperf \u2014 performance regression checks for TiDB", "", "Usage:"];
-  for (const c of COMMANDS) {
-    lines.push(...synopsisLines(c, "  "));
-    for (const a of c.about) lines.push(`      ${a}`);
-  }
+  for (const c of COMMANDS) lines.push(...synopsisLines(c, "  "), ...aboutLines(c, "      "));
   lines.push(
     "  tiperf --version",
     "",
@@ -2590,22 +2607,33 @@ async function cmdDiff(args) {
   const { values, positionals } = flags("diff", args, parseOptions("diff"));
   const [baseFile, headFile, extra] = positionals;
   if (!baseFile || !headFile || extra)
-    throw new InputError("tiperf diff: give exactly two result files: BASE_RESULT HEAD_RESULT");
+    throw new InputError(
+      "tiperf diff: give exactly two results (result.json files or run directories): BASE_RESULT HEAD_RESULT"
+    );
   if (!existsSync2(baseFile)) {
     throw new InputError(
       `tiperf diff: no baseline at ${baseFile} (a missing baseline is never a pass: create one with tiperf baseline update)`
     );
   }
-  const [base, head] = [await readResult(baseFile), await readResult(headFile)];
-  if (realpathSync(baseFile) === realpathSync(headFile))
+  const base = {
+    result: await readResult(baseFile),
+    file: baseFile,
+    variant: values["base-variant"]
+  };
+  const head = {
+    result: await readResult(headFile),
+    file: headFile,
+    variant: values["head-variant"]
+  };
+  const { bv, hv } = sidesOf(base, head);
+  if (realpathSync(resultFileOf(baseFile)) === realpathSync(resultFileOf(headFile)) && bv === hv)
     log(
-      `warning: diff: ${baseFile} and ${headFile} are the same file: every change is zero by construction, which says nothing about performance`
+      `warning: diff: ${baseFile} and ${headFile} are the same file and ${bv} is judged against itself: every change is zero by construction, which says nothing about performance`
     );
-  const verdict = judgeStored(
-    { result: base, file: baseFile, variant: values["base-variant"] },
-    { result: head, file: headFile, variant: values["head-variant"] },
-    { confidence: confidenceFlag("diff", values.confidence), force: values.force === true }
-  );
+  const verdict = judgeStored(base, head, {
+    confidence: confidenceFlag("diff", values.confidence),
+    force: values.force === true
+  });
   await writeJson(values.json, verdict);
   process.stdout.write(commentMarkdown(verdict));
   return exitCodeOf(verdict);

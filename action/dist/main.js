@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-3562FQRK.js";
+} from "./chunk-OQO4I5PP.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-IAMH3CDA.js";
+} from "./chunk-Y3OCT2Q4.js";
 import {
   Interrupted,
   installCrashTeardown,

@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-UWUOQP5S.js";
+} from "./chunk-IDM6ZGSC.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-IAMH3CDA.js";
+import "./chunk-Y3OCT2Q4.js";
 import {
   ledgerDir
 } from "./chunk-3RZOPWDC.js";

@@ -45,6 +45,19 @@ describe("the command table", () => {
       said.length > 1 && said.slice(1).every((l) => l.startsWith(`${" ".repeat("tiperf plan ".length)}[--`)),
     );
     assert.equal(said.map((l) => l.trim()).join(" "), synopsis(plan));
+    // what every command does, reflowed within 100 columns, a flag never parted from its value
+    const table = usageText().split("\n");
+    assert.deepEqual(
+      table.filter((l) => l.length > 100),
+      [],
+    );
+    assert.deepEqual(
+      table.filter(
+        (l) => /(^|\s)\[?--[a-z-]+$/.test(l) && /^\s+[A-Z][A-Z_/]+\b/.test(table[table.indexOf(l) + 1] ?? ""),
+      ),
+      [],
+      "a flag at a line's end, its value on the next",
+    );
     assert.ok(help.stdout().length < usageText().length / 4, "not the whole table");
     const none = cli(["help", "nope"]);
     assert.equal((await none.done).code, 2);
@@ -79,9 +92,23 @@ describe("the command table", () => {
       wrong.stderr(),
       `error: ${verdict}: a tiperf verdict, not a tiperf result (format "tiperf.verdict", must be "tiperf.result"): give ${result}, the run's result\n`,
     );
-    const same = cli(["diff", result, result]);
+    // a run directory stands for its result.json: the same file, one variant against itself
+    const same = cli(["diff", dir, result]);
     assert.equal((await same.done).code, 0, same.stderr());
-    assert.match(same.stderr(), /warning: diff: .* are the same file: every change is zero by construction/);
+    assert.match(
+      same.stderr(),
+      /warning: diff: .* are the same file and base is judged against itself: every change is zero by construction/,
+    );
+    // a compare run's base against its head, from its one result, is a judgement of its own
+    const two = sampleResult();
+    two.targets.push({ ...(two.targets[0] as (typeof two.targets)[number]), variant: "head" });
+    two.cells.push(...two.cells.map((c) => ({ ...c, variant: "head" })));
+    const both = join(dir, "both.json");
+    writeFileSync(both, JSON.stringify(two));
+    const own = cli(["diff", both, both]);
+    assert.equal((await own.done).code, 0, own.stderr());
+    assert.doesNotMatch(own.stderr(), /warning/);
+    assert.match(own.stdout(), /head vs base/);
   });
 
   test("tiperf --version prints the version and exits 0", async () => {

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { planRun } from "../../action/src/bench/plan.ts";
 import { calibrateRequest } from "../../action/src/commands/calibrate/options.ts";
 import { compareRequest } from "../../action/src/commands/compare/options.ts";
 import { flagDoor, inputDoor } from "../../action/src/commands/door.ts";
@@ -62,6 +63,15 @@ describe("a command's options, checked once for both doors", () => {
       out: "results",
     });
     assert.deepEqual(taken.request.shard, { index: 1, of: 2 });
+    // plan says what compare does: a shard of one target is not refused, one of a comparison is
+    const half = { shard: { index: 1, of: 2 }, cores: 2 };
+    assert.deepEqual((await planRun(nothing.request.spec, half)).refusals, []);
+    assert.deepEqual((await planRun(nothing.request.spec, { shards: 4, cores: 2 })).refusals, []);
+    const four = await planRun(taken.request.spec, { shard: { index: 1, of: 4 }, cores: 2 });
+    assert.ok(
+      four.refusals.some((r) => /compare\.blocks is 3, fewer than 4 shards/.test(r)),
+      four.refusals.join("\n"),
+    );
   });
 
   const bad = {

@@ -176,10 +176,12 @@ export function waveOf(loaded: LoadedSpec, whole: CompareSchedule, wave: Wave, s
 function runnersOf(loaded: LoadedSpec, whole: CompareSchedule, n: number, seconds: number) {
   if (!loaded.variants)
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
-    said: `--shards ${n}`,
-    ...FLAG_WORDS,
-  });
+  const refusals = loaded.same
+    ? []
+    : shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
+        said: `--shards ${n}`,
+        ...FLAG_WORDS,
+      });
   const shares = Array.from({ length: n }, (_, i) => shardSchedule(whole, { index: i + 1, of: n }));
   const minutes = (s: CompareSchedule) => Math.ceil((seconds * s.blocks.length) / whole.blocks.length / 60);
   const longest = Math.max(...shares.map(minutes));
@@ -206,6 +208,7 @@ function shareOf(loaded: LoadedSpec, whole: CompareSchedule | undefined, o: Cut,
   return {
     schedule,
     shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b) => b.block).join(", ")}), ~${minutes} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
-    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== undefined),
+    // a shard of one target measures nothing and leaves its part (compare's door says the same)
+    shardRefused: loaded.same ? [] : shardRefusals(loaded.variants.compare, shard, o.seed !== undefined),
   };
 }

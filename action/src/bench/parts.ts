@@ -1,11 +1,9 @@
 // The parts of a comparison or run spread over runners (`--shard K/N`): each shard's result.json,
 // read and checked to belong together (one spec, one seed, one N, each shard and block once),
 // and the spec they recorded.
-import { stat } from "node:fs/promises";
-import { join } from "node:path";
 import { InputError } from "../errors.ts";
 import type { Result } from "../result/model.ts";
-import { readResult } from "../result/store.ts";
+import { readResult, resultFileOf } from "../result/store.ts";
 import { specOfValue } from "../specfile/load.ts";
 
 /** A share of a comparison (compare --shard), and a share of a run's matrix (run --shard). */
@@ -14,14 +12,9 @@ export type RunShard = Extract<NonNullable<Result["shard"]>, { cells: string[] }
 
 export type Part = { file: string; result: Result; shard: CompareShard };
 
-/** The result.json a part names: the file, or the one in the run directory named. */
-export async function partFile(given: string): Promise<string> {
-  return (await stat(given).catch(() => undefined))?.isDirectory() ? join(given, "result.json") : given;
-}
-
 /** A part named by its result.json or the run directory holding it. */
 async function readPart(given: string): Promise<Part> {
-  const file = await partFile(given);
+  const file = resultFileOf(given);
   const result = await readResult(file);
   if (!result.shard)
     throw new InputError(
@@ -36,7 +29,7 @@ async function readPart(given: string): Promise<Part> {
 
 /** Whether the first part is a share of a run's matrix (run --shard), not of a comparison. */
 export async function isRunPart(given: string): Promise<boolean> {
-  const result = await readResult(await partFile(given));
+  const result = await readResult(resultFileOf(given));
   return result.shard !== undefined && "cells" in result.shard;
 }
 

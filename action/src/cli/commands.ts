@@ -177,8 +177,9 @@ export const COMMANDS: CommandSpec[] = [
       "head-variant": { type: "string", value: "NAME" },
     },
     about: [
-      "judge a stored result (e.g. a baseline) against another; results of earlier versions",
-      "(v1) are migrated on read",
+      "judge a stored result (e.g. a baseline) against another; a result is its result.json or",
+      "the run directory holding it (as for every command that reads one); results of earlier",
+      "versions (v1) are migrated on read",
     ],
   },
   {

@@ -36,18 +36,42 @@ export function synopsisLines(c: CommandSpec, indent = ""): string[] {
   return lines;
 }
 
+/** A flag's value as help writes it (FILE, K/N, VERDICT_JSON, OWNER/REPO, RESULT]): capitals only. */
+const VALUE = /^\(?[A-Z][A-Z0-9_/=,…-]*[\])]?[,;:.)]*$/;
+
+/**
+ * What a command does, as one paragraph on lines of at most `width`: broken between words, never
+ * between a flag and its value (`--shard K/N`) or `tiperf` and its command (`tiperf merge`).
+ */
+export function aboutLines(c: CommandSpec, indent: string): string[] {
+  const words: string[] = [];
+  for (const w of c.about.join(" ").split(/\s+/).filter(Boolean)) {
+    const prev = words[words.length - 1];
+    const glued =
+      prev !== undefined &&
+      ((/^[[(]?--[a-z]/.test(prev) && !prev.includes(" ") && VALUE.test(w)) ||
+        (prev === "tiperf" && /^[a-z]/.test(w)));
+    if (glued) words[words.length - 1] = `${prev} ${w}`;
+    else words.push(w);
+  }
+  const lines: string[] = [];
+  for (const w of words) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && `${last} ${w}`.length <= HELP_WIDTH) lines[lines.length - 1] = `${last} ${w}`;
+    else lines.push(`${indent}${w}`);
+  }
+  return lines;
+}
+
 /** `tiperf COMMAND --help`: its synopsis and what it does. */
 export function commandUsage(c: CommandSpec): string {
-  return [...synopsisLines(c), ...c.about.map((a) => `    ${a}`)].join("\n");
+  return [...synopsisLines(c), ...aboutLines(c, "    ")].join("\n");
 }
 
 /** `tiperf help`, and the CLI block of docs/cli.md. */
 export function usageText(): string {
   const lines = ["tiperf — performance regression checks for TiDB", "", "Usage:"];
-  for (const c of COMMANDS) {
-    lines.push(...synopsisLines(c, "  "));
-    for (const a of c.about) lines.push(`      ${a}`);
-  }
+  for (const c of COMMANDS) lines.push(...synopsisLines(c, "  "), ...aboutLines(c, "      "));
   lines.push(
     "  tiperf --version",
     "",

@@ -150,7 +150,7 @@ type StoredSide = { result: Result; file: string; variant?: string };
  * spec (a run and its stored baseline) share the variant's name, so their columns say `baseline`
  * and `head` instead of one name twice.
  */
-function sidesOf(base: StoredSide, head: StoredSide) {
+export function sidesOf(base: StoredSide, head: StoredSide) {
   const bv = base.variant ?? soleOr(base.result, "base");
   const hv = head.variant ?? soleOr(head.result, "head");
   return bv === hv ? { bv, hv, bl: "baseline", hl: "head" } : { bv, hv, bl: bv, hl: hv };

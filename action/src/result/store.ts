@@ -251,9 +251,24 @@ function notThe(file: string, kind: string, format: string, found: unknown): str
   return `${file}: a tiperf ${other}, not a tiperf ${kind} (format "${found}", must be "${format}")${hint}`;
 }
 
-/** Reads and validates a result file; a corrupt or foreign file is an error naming it. */
-export function readResult(file: string): Promise<Result> {
-  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
+/** The result.json a command is given: the file, or the one in the run directory named. */
+export function resultFileOf(given: string): string {
+  return existsSync(given) && statSync(given).isDirectory() ? join(given, "result.json") : given;
+}
+
+/**
+ * Reads and validates a result: its result.json, or the run directory holding it; a corrupt or
+ * foreign file is an error naming it.
+ */
+export function readResult(given: string): Promise<Result> {
+  return readModel(
+    resultFileOf(given),
+    "result",
+    RESULT_FORMAT,
+    RESULT_VERSION,
+    ResultSchema,
+    RESULT_MIGRATIONS,
+  );
 }
 
 /**

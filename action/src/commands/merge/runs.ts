@@ -5,20 +5,20 @@
 import { mkdir } from "node:fs/promises";
 import { join } from "node:path";
 import { cellLabel, planCells } from "../../bench/cells.ts";
-import { missingShards, partFile, type RunShard, recordedSpec } from "../../bench/parts.ts";
+import { missingShards, type RunShard, recordedSpec } from "../../bench/parts.ts";
 import { asJudged, judgeStored } from "../../compare/judge-results.ts";
 import type { Verdict } from "../../compare/verdict.ts";
 import { EXIT, InputError } from "../../errors.ts";
 import { writeAtomic } from "../../proc/files.ts";
 import { writeVerdictFiles } from "../../report/verdict-files.ts";
 import type { Result } from "../../result/model.ts";
-import { readResult } from "../../result/store.ts";
+import { readResult, resultFileOf } from "../../result/store.ts";
 import { exitCodeOf } from "../exit.ts";
 
 type RunPart = { file: string; result: Result; shard: RunShard };
 
 async function readRunPart(given: string): Promise<RunPart> {
-  const file = await partFile(given);
+  const file = resultFileOf(given);
   const result = await readResult(file);
   if (!result.shard || !("cells" in result.shard))
     throw new InputError(

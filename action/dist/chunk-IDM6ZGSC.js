@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-IAMH3CDA.js";
+} from "./chunk-Y3OCT2Q4.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";

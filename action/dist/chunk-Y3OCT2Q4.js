@@ -8045,8 +8045,18 @@ function notThe(file, kind, format, found) {
   const hint = existsSync(beside) && resolve(beside) !== resolve(file) ? `: give ${beside}, the run's ${kind}` : "";
   return `${file}: a tiperf ${other}, not a tiperf ${kind} (format "${found}", must be "${format}")${hint}`;
 }
-function readResult(file) {
-  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
+function resultFileOf(given) {
+  return existsSync(given) && statSync(given).isDirectory() ? join(given, "result.json") : given;
+}
+function readResult(given) {
+  return readModel(
+    resultFileOf(given),
+    "result",
+    RESULT_FORMAT,
+    RESULT_VERSION,
+    ResultSchema,
+    RESULT_MIGRATIONS
+  );
 }
 async function readReport(file, format, check) {
   let doc;
@@ -17365,6 +17375,7 @@ export {
   writeResult,
   migrated,
   readModel,
+  resultFileOf,
   readResult,
   readReport,
   runTool,

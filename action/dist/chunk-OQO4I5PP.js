@@ -56,6 +56,7 @@ import {
   readModel,
   readResult,
   require_dist,
+  resultFileOf,
   runTool,
   sameSeries,
   sampleProcess,
@@ -68,7 +69,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-IAMH3CDA.js";
+} from "./chunk-Y3OCT2Q4.js";
 import {
   record,
   sshArgs
@@ -2036,22 +2037,22 @@ function pooled(cells) {
       groups2.set(key2, [...groups2.get(key2) ?? [], r]);
     }
   const avg = (xs) => Math.round(10 * xs.reduce((a4, b10) => a4 + b10, 0) / xs.length) / 10;
-  const stat2 = (rs, pick3) => {
+  const stat = (rs, pick3) => {
     const have = rs.map(pick3).filter((s2) => s2 !== void 0);
     return have.length ? { mean: avg(have.map((s2) => s2.mean)), max: Math.max(...have.map((s2) => s2.max)) } : void 0;
   };
   return [...groups2.values()].map((rs) => {
     const first = rs[0];
-    const rss = stat2(rs, (r) => r.rss_mib);
-    const read3 = stat2(rs, (r) => r.read_mib_s);
-    const write = stat2(rs, (r) => r.write_mib_s);
+    const rss = stat(rs, (r) => r.rss_mib);
+    const read3 = stat(rs, (r) => r.read_mib_s);
+    const write = stat(rs, (r) => r.write_mib_s);
     return {
       component: first.component,
       role: first.role,
       host: first.host,
       processes: Math.max(...rs.map((r) => r.processes)),
       cpus: first.cpus,
-      cpu_pct: stat2(rs, (r) => r.cpu_pct),
+      cpu_pct: stat(rs, (r) => r.cpu_pct),
       ...rss ? { rss_mib: rss } : {},
       ...read3 ? { read_mib_s: read3 } : {},
       ...write ? { write_mib_s: write } : {},
@@ -11053,7 +11054,7 @@ function waveOf(loaded, whole, wave, shard) {
 function runnersOf(loaded, whole, n, seconds2) {
   if (!loaded.variants)
     return { lines: [], refusals: ["--shards: only a comparison (a spec with variants) is cut into shards"] };
-  const refusals = shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
+  const refusals = loaded.same ? [] : shardRefusals(loaded.variants.compare, { index: 1, of: n }, true, {
     said: `--shards ${n}`,
     ...FLAG_WORDS
   });
@@ -11081,7 +11082,8 @@ function shareOf(loaded, whole, o, seconds2) {
   return {
     schedule,
     shardLine: `shard ${shard.index} of ${shard.of}: ${schedule.blocks.length} of the comparison's ${whole.blocks.length} blocks (${schedule.blocks.map((b10) => b10.block).join(", ")}), ~${minutes2} min of the estimate above; the verdict is \`tiperf merge\` of every shard's result`,
-    shardRefused: shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
+    // a shard of one target measures nothing and leaves its part (compare's door says the same)
+    shardRefused: loaded.same ? [] : shardRefusals(loaded.variants.compare, shard, o.seed !== void 0)
   };
 }
 
@@ -66638,7 +66640,7 @@ var Series = class {
       if (!s2.points.length || s2.cpus <= 0) continue;
       const time3 = s2.points.reduce((a4, p) => a4 + p.dt, 0);
       const pct4 = (p) => 100 * p.cpu_s / p.dt / s2.cpus;
-      const stat2 = (values3, mean3) => ({
+      const stat = (values3, mean3) => ({
         mean: round2(mean3),
         max: round2(Math.max(...values3))
       });
@@ -66646,7 +66648,7 @@ var Series = class {
         const have = s2.points.filter((p) => pick3(p) !== void 0);
         if (!have.length) return void 0;
         const total = have.reduce((a4, p) => a4 + pick3(p), 0);
-        return stat2(
+        return stat(
           have.map((p) => mib(pick3(p)) / p.dt),
           mib(total) / have.reduce((a4, p) => a4 + p.dt, 0)
         );
@@ -66661,8 +66663,8 @@ var Series = class {
         host: this.host,
         processes: s2.processes,
         cpus: round2(s2.cpus, 2),
-        cpu_pct: stat2(s2.points.map(pct4), 100 * cpuTotal / time3 / s2.cpus),
-        ...rss.length ? { rss_mib: stat2(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
+        cpu_pct: stat(s2.points.map(pct4), 100 * cpuTotal / time3 / s2.cpus),
+        ...rss.length ? { rss_mib: stat(rss, rss.reduce((a4, b10) => a4 + b10, 0) / rss.length) } : {},
         ...read3 ? { read_mib_s: read3 } : {},
         ...write ? { write_mib_s: write } : {},
         samples: s2.points.map((p) => ({
@@ -66777,10 +66779,10 @@ function parseRemote(text3) {
       const bar2 = line5.indexOf("| ");
       if (bar2 < 0) continue;
       const head = line5.slice(0, bar2);
-      const stat2 = line5.slice(bar2 + 2);
+      const stat = line5.slice(bar2 + 2);
       const [, role, pid] = head.split(" ");
-      if (!stat2.includes(")")) continue;
-      const { comm, fields: f } = parseStat(stat2);
+      if (!stat.includes(")")) continue;
+      const { comm, fields: f } = parseStat(stat);
       const rss = Number(/VmRSS: (\d+)/.exec(head)?.[1] ?? 0);
       const allowed = /Cpus_allowed_list: (\S+)/.exec(head)?.[1];
       let limit;
@@ -69621,13 +69623,8 @@ async function compareRequest(d, o) {
 }
 
 // action/src/bench/parts.ts
-import { stat } from "node:fs/promises";
-import { join as join12 } from "node:path";
-async function partFile(given) {
-  return (await stat(given).catch(() => void 0))?.isDirectory() ? join12(given, "result.json") : given;
-}
 async function readPart(given) {
-  const file = await partFile(given);
+  const file = resultFileOf(given);
   const result = await readResult(file);
   if (!result.shard)
     throw new InputError(
@@ -69640,7 +69637,7 @@ async function readPart(given) {
   return { file, result, shard: result.shard };
 }
 async function isRunPart(given) {
-  const result = await readResult(await partFile(given));
+  const result = await readResult(resultFileOf(given));
   return result.shard !== void 0 && "cells" in result.shard;
 }
 function checkParts(parts) {
@@ -69709,11 +69706,11 @@ async function partsOfOne(files) {
 
 // action/src/commands/merge/index.ts
 import { mkdir as mkdir5, readFile as readFile7 } from "node:fs/promises";
-import { dirname as dirname5, join as join13 } from "node:path";
+import { dirname as dirname5, join as join12 } from "node:path";
 async function shardCosts(parts) {
   const each = [];
   for (const p of parts) {
-    const text3 = await readFile7(join13(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
+    const text3 = await readFile7(join12(dirname5(p.file), "verdict.json"), "utf8").catch(() => void 0);
     let cost;
     try {
       cost = text3 ? parseVerdict(JSON.parse(text3)).data?.cost : void 0;
@@ -69827,7 +69824,7 @@ async function mergeParts(files, opts) {
   const next = looks?.next && !missing.length && !waveMissing.length ? looks.next : void 0;
   const measured = result.cells.filter((c4) => c4.round > 0);
   await mkdir5(opts.outDir, { recursive: true });
-  const resultPath = join13(opts.outDir, "result.json");
+  const resultPath = join12(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
   const built = builtVerdict(loaded, result, resultPath, first, judged2, looks);
@@ -69942,9 +69939,9 @@ async function mergeNothing(parts, loaded, missing, opts) {
 
 // action/src/commands/merge/runs.ts
 import { mkdir as mkdir6 } from "node:fs/promises";
-import { join as join14 } from "node:path";
+import { join as join13 } from "node:path";
 async function readRunPart(given) {
-  const file = await partFile(given);
+  const file = resultFileOf(given);
   const result = await readResult(file);
   if (!result.shard || !("cells" in result.shard))
     throw new InputError(
@@ -70004,7 +70001,7 @@ async function mergeRunParts(files, opts) {
     cells: parts.flatMap((p) => p.result.cells).sort((a4, b10) => at(a4) - at(b10))
   };
   await mkdir6(opts.outDir, { recursive: true });
-  const resultPath = join14(opts.outDir, "result.json");
+  const resultPath = join13(opts.outDir, "result.json");
   await writeAtomic(resultPath, `${JSON.stringify(result, null, 2)}
 `);
   const note = shardNote(parts, of, missing);
@@ -70263,6 +70260,7 @@ export {
   builderOf,
   withSourceBuilds,
   matrixSeconds,
+  sidesOf,
   judgeStored,
   planRun,
   writePlan,
