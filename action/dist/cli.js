@@ -12,6 +12,7 @@ import {
   TIPERF_VERSION,
   acceptedRecord,
   apiUrl,
+  atRef,
   builderOf,
   canonicalJson,
   ciText,
@@ -66,10 +67,10 @@ import {
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-OQO4I5PP.js";
+} from "./chunk-ZL4ULB76.js";
 import {
   reapLedger
-} from "./chunk-IDM6ZGSC.js";
+} from "./chunk-76YY52BG.js";
 import {
   EXPIRES,
   KubeClient,
@@ -89,7 +90,7 @@ import {
   resultFileOf,
   writeAtomic,
   writeResult
-} from "./chunk-Y3OCT2Q4.js";
+} from "./chunk-A7W2F75L.js";
 import {
   CLOUDS,
   Interrupted,
@@ -576,12 +577,18 @@ function synopsisLines(c, indent2 = "") {
   }
   return lines;
 }
+var TAKES_VALUE = new Set(
+  COMMANDS.flatMap(
+    (c) => Object.entries(c.flags).filter(([, f]) => f.type === "string").map(([k]) => k)
+  )
+);
 var VALUE = /^\(?[A-Z][A-Z0-9_/=,…-]*[\])]?[,;:.)]*$/;
 function aboutLines(c, indent2) {
   const words = [];
   for (const w of c.about.join(" ").split(/\s+/).filter(Boolean)) {
     const prev = words[words.length - 1];
-    const glued = prev !== void 0 && (/^[[(]?--[a-z]/.test(prev) && !prev.includes(" ") && VALUE.test(w) || prev === "tiperf" && /^[a-z]/.test(w));
+    const flag = prev === void 0 || prev.includes(" ") ? void 0 : /^[[(]?--([a-z][a-z-]*)$/.exec(prev)?.[1];
+    const glued = prev !== void 0 && (flag !== void 0 && (VALUE.test(w) || TAKES_VALUE.has(flag)) || prev === "tiperf" && /^[a-z]/.test(w));
     if (glued) words[words.length - 1] = `${prev} ${w}`;
     else words.push(w);
   }
@@ -2625,6 +2632,18 @@ async function cmdDiff(args) {
     file: headFile,
     variant: values["head-variant"]
   };
+  const refused = new Refusals("tiperf diff: ");
+  for (const [flag, side] of [
+    ["--base-variant", base],
+    ["--head-variant", head]
+  ]) {
+    const names = [...new Set(side.result.targets.map((t) => t.variant))];
+    if (side.variant !== void 0 && !names.includes(side.variant))
+      refused.refuse(
+        `${flag} ${side.variant}: not a variant of ${side.file} (its variants: ${names.join(", ")})`
+      );
+  }
+  refused.done();
   const { bv, hv } = sidesOf(base, head);
   if (realpathSync(resultFileOf(baseFile)) === realpathSync(resultFileOf(headFile)) && bv === hv)
     log(
@@ -3227,6 +3246,9 @@ function headLines(loaded) {
 async function uncommittedSpec(words) {
   const { spec, headRef: head } = words;
   if (!head) return [];
+  const { dir } = atRef(head, spec);
+  const commit = async (ref) => (await git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).out;
+  if (await commit(head) !== await commit("HEAD")) return [];
   const committed = await specAtRef(spec, head).catch(() => void 0);
   const working = await readFile5(spec, "utf8").catch(() => void 0);
   if (committed === void 0 || working === void 0 || committed === working) return [];

@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-OQO4I5PP.js";
+} from "./chunk-ZL4ULB76.js";
 import {
   getInput,
   info,
@@ -35,7 +35,7 @@ import {
 import {
   kindOf,
   writeAtomic
-} from "./chunk-Y3OCT2Q4.js";
+} from "./chunk-A7W2F75L.js";
 import {
   Interrupted,
   installCrashTeardown,

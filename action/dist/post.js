@@ -4,13 +4,13 @@ import { fileURLToPath as __fu } from 'node:url'; import { dirname as __dn } fro
 const __filename = __fu(import.meta.url); const __dirname = __dn(__filename);
 import {
   reapLedger
-} from "./chunk-IDM6ZGSC.js";
+} from "./chunk-76YY52BG.js";
 import {
   getState,
   info,
   setFailed
 } from "./chunk-JKKMYVWB.js";
-import "./chunk-Y3OCT2Q4.js";
+import "./chunk-A7W2F75L.js";
 import {
   ledgerDir
 } from "./chunk-3RZOPWDC.js";

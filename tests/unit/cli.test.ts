@@ -51,10 +51,16 @@ describe("the command table", () => {
       table.filter((l) => l.length > 100),
       [],
     );
-    assert.deepEqual(
-      table.filter(
-        (l) => /(^|\s)\[?--[a-z-]+$/.test(l) && /^\s+[A-Z][A-Z_/]+\b/.test(table[table.indexOf(l) + 1] ?? ""),
+    // a flag that takes a value (in any command: --cloud aws) never ends a line
+    const valued = new Set(
+      COMMANDS.flatMap((c) =>
+        Object.entries(c.flags)
+          .filter(([, f]) => f.type === "string")
+          .map(([k]) => k),
       ),
+    );
+    assert.deepEqual(
+      table.filter((l) => valued.has(/(?:^|\s)\[?--([a-z-]+)$/.exec(l)?.[1] ?? "")),
       [],
       "a flag at a line's end, its value on the next",
     );
@@ -109,6 +115,17 @@ describe("the command table", () => {
     assert.equal((await own.done).code, 0, own.stderr());
     assert.doesNotMatch(own.stderr(), /warning/);
     assert.match(own.stdout(), /head vs base/);
+    // a variant the result does not have is refused, each side named, with the variants it has
+    const typo = cli(["diff", both, result, "--base-variant", "haed", "--head-variant", "nope"]);
+    assert.equal((await typo.done).code, 2);
+    assert.equal(
+      typo.stderr(),
+      [
+        `error: tiperf diff: --base-variant haed: not a variant of ${both} (its variants: base, head)`,
+        `error: tiperf diff: --head-variant nope: not a variant of ${result} (its variants: base)`,
+        "",
+      ].join("\n"),
+    );
   });
 
   test("tiperf --version prints the version and exits 0", async () => {
@@ -343,5 +360,15 @@ describe("plan says what it is of", () => {
       edited.stderr(),
       /^note: w\.yaml differs from its text at HEAD: this plan reads the committed one/m,
     );
+    // --head-ref an earlier commit: the working copy (an edit of HEAD's) is not said to differ from it
+    git("commit", "-qam", "edit");
+    const earlier = cli(
+      ["plan", "--spec", "w.yaml", "--base-ref", "HEAD~1", "--head-ref", "HEAD~1"],
+      {},
+      dir,
+    );
+    assert.equal((await earlier.done).code, 0, earlier.stderr());
+    assert.match(earlier.stderr(), /^nothing to measure: /m);
+    assert.doesNotMatch(earlier.stderr(), /note: w\.yaml differs/);
   });
 });

@@ -143,7 +143,16 @@ describe("result store", () => {
         e.message ===
           `${verdict}: a tiperf verdict, not a tiperf result (format "tiperf.verdict", must be "tiperf.result")`,
     );
-    const result = write("result.json", JSON.stringify(sampleResult()));
+    // a run directory stands for its result.json; one without it is named as such
+    await assert.rejects(
+      readResult(dir),
+      (e: unknown) =>
+        e instanceof InputError &&
+        e.message === `${dir}: a directory without result.json: give a run's directory or its result.json`,
+    );
+    const sample = sampleResult();
+    const result = write("result.json", JSON.stringify(sample));
+    assert.equal((await readResult(dir)).run_id, sample.run_id);
     await assert.rejects(
       readResult(verdict),
       (e: unknown) => e instanceof InputError && e.message.endsWith(`: give ${result}, the run's result`),

@@ -36,6 +36,15 @@ export function synopsisLines(c: CommandSpec, indent = ""): string[] {
   return lines;
 }
 
+/** The flags of any command that take a value (`--cloud aws`, a value in lower case). */
+const TAKES_VALUE = new Set(
+  COMMANDS.flatMap((c) =>
+    Object.entries(c.flags)
+      .filter(([, f]) => f.type === "string")
+      .map(([k]) => k),
+  ),
+);
+
 /** A flag's value as help writes it (FILE, K/N, VERDICT_JSON, OWNER/REPO, RESULT]): capitals only. */
 const VALUE = /^\(?[A-Z][A-Z0-9_/=,…-]*[\])]?[,;:.)]*$/;
 
@@ -47,9 +56,11 @@ export function aboutLines(c: CommandSpec, indent: string): string[] {
   const words: string[] = [];
   for (const w of c.about.join(" ").split(/\s+/).filter(Boolean)) {
     const prev = words[words.length - 1];
+    const flag =
+      prev === undefined || prev.includes(" ") ? undefined : /^[[(]?--([a-z][a-z-]*)$/.exec(prev)?.[1];
     const glued =
       prev !== undefined &&
-      ((/^[[(]?--[a-z]/.test(prev) && !prev.includes(" ") && VALUE.test(w)) ||
+      ((flag !== undefined && (VALUE.test(w) || TAKES_VALUE.has(flag))) ||
         (prev === "tiperf" && /^[a-z]/.test(w)));
     if (glued) words[words.length - 1] = `${prev} ${w}`;
     else words.push(w);

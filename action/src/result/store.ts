@@ -260,15 +260,13 @@ export function resultFileOf(given: string): string {
  * Reads and validates a result: its result.json, or the run directory holding it; a corrupt or
  * foreign file is an error naming it.
  */
-export function readResult(given: string): Promise<Result> {
-  return readModel(
-    resultFileOf(given),
-    "result",
-    RESULT_FORMAT,
-    RESULT_VERSION,
-    ResultSchema,
-    RESULT_MIGRATIONS,
-  );
+export async function readResult(given: string): Promise<Result> {
+  const file = resultFileOf(given);
+  if (file !== given && !existsSync(file))
+    throw new InputError(
+      `${given}: a directory without result.json: give a run's directory or its result.json`,
+    );
+  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }
 
 /**

@@ -7,6 +7,7 @@ import { judgeStored, sidesOf } from "../../compare/judge-results.ts";
 import { InputError } from "../../errors.ts";
 import { commentMarkdown } from "../../report/comment.ts";
 import { readResult, resultFileOf } from "../../result/store.ts";
+import { Refusals } from "../door.ts";
 import { exitCodeOf } from "../exit.ts";
 
 export async function cmdDiff(args: string[]): Promise<number> {
@@ -31,6 +32,19 @@ export async function cmdDiff(args: string[]): Promise<number> {
     file: headFile,
     variant: values["head-variant"] as string | undefined,
   };
+  // a variant named is one the result has (a mistyped name would judge nothing and pass)
+  const refused = new Refusals("tiperf diff: ");
+  for (const [flag, side] of [
+    ["--base-variant", base],
+    ["--head-variant", head],
+  ] as const) {
+    const names = [...new Set(side.result.targets.map((t) => t.variant))];
+    if (side.variant !== undefined && !names.includes(side.variant))
+      refused.refuse(
+        `${flag} ${side.variant}: not a variant of ${side.file} (its variants: ${names.join(", ")})`,
+      );
+  }
+  refused.done();
   // said once both are results (a refused file is the one line a wrong file gets), and only of one
   // variant against itself: a compare run's base against its head is a judgement of its own
   const { bv, hv } = sidesOf(base, head);

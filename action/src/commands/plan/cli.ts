@@ -5,6 +5,8 @@ import { planRun, writePlan } from "../../bench/plan.ts";
 import { flags, log } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
 import { EXIT, InputError } from "../../errors.ts";
+import { git } from "../../proc/git.ts";
+import { atRef } from "../../specfile/adoption.ts";
 import type { LoadedSpec } from "../../specfile/load.ts";
 import { specAtRef } from "../../specfile/prepare.ts";
 import { flagDoor, Refusals } from "../door.ts";
@@ -69,6 +71,11 @@ function headLines(loaded: LoadedSpec): string[] {
 async function uncommittedSpec(words: SpecWords): Promise<string[]> {
   const { spec, headRef: head } = words;
   if (!head) return [];
+  // a working copy is an edit of the checked-out commit: --head-ref another commit is not what it edits
+  const { dir } = atRef(head, spec);
+  const commit = async (ref: string) =>
+    (await git(dir, ["rev-parse", "--verify", "--quiet", `${ref}^{commit}`])).out;
+  if ((await commit(head)) !== (await commit("HEAD"))) return [];
   const committed = await specAtRef(spec, head).catch(() => undefined);
   const working = await readFile(spec, "utf8").catch(() => undefined);
   if (committed === undefined || working === undefined || committed === working) return [];

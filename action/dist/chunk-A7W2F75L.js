@@ -8048,15 +8048,13 @@ function notThe(file, kind, format, found) {
 function resultFileOf(given) {
   return existsSync(given) && statSync(given).isDirectory() ? join(given, "result.json") : given;
 }
-function readResult(given) {
-  return readModel(
-    resultFileOf(given),
-    "result",
-    RESULT_FORMAT,
-    RESULT_VERSION,
-    ResultSchema,
-    RESULT_MIGRATIONS
-  );
+async function readResult(given) {
+  const file = resultFileOf(given);
+  if (file !== given && !existsSync(file))
+    throw new InputError(
+      `${given}: a directory without result.json: give a run's directory or its result.json`
+    );
+  return readModel(file, "result", RESULT_FORMAT, RESULT_VERSION, ResultSchema, RESULT_MIGRATIONS);
 }
 async function readReport(file, format, check) {
   let doc;
@@ -8070,6 +8068,18 @@ async function readReport(file, format, check) {
   const missing = check(r);
   if (missing) throw new InputError(`${file}: a ${format} report needs ${missing}`);
   return r;
+}
+
+// action/src/proc/git.ts
+async function git(repo, args, timeoutMs = 12e4) {
+  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
+  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
+}
+async function commitAt(repo, ref) {
+  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
+  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
+  const [commit = "", subject = ""] = r.out.split("\0");
+  return { commit, subject };
 }
 
 // action/src/targets/local/kind.ts
@@ -16763,18 +16773,6 @@ import {
 } from "node:fs";
 import { homedir as homedir4 } from "node:os";
 import { basename as basename7, isAbsolute as isAbsolute2, join as join22, resolve as resolve3 } from "node:path";
-
-// action/src/proc/git.ts
-async function git(repo, args, timeoutMs = 12e4) {
-  const r = await runCommand("git", ["-C", repo, ...args], { timeoutMs });
-  return { code: r.code, out: r.stdout.trim(), err: r.stderr.trim().split("\n")[0] ?? "" };
-}
-async function commitAt(repo, ref) {
-  const r = await git(repo, ["log", "-1", "--format=%H%x00%s", `${ref}^{commit}`, "--"]);
-  if (r.code !== 0) return { error: r.err || `git exit ${r.code}` };
-  const [commit = "", subject = ""] = r.out.split("\0");
-  return { commit, subject };
-}
 
 // action/src/targets/tidb/unseen.ts
 var NEEDS = "a TiDB cluster profile (infra/profiles/playground.yaml, a hosts profile or a cloud profile: --profile)";

@@ -6,7 +6,7 @@ import {
   readResult,
   targetReapers,
   writeResult
-} from "./chunk-Y3OCT2Q4.js";
+} from "./chunk-A7W2F75L.js";
 import {
   reapEntries
 } from "./chunk-3RZOPWDC.js";

@@ -69,7 +69,7 @@ import {
   validateYaml,
   writeAtomic,
   writeResult
-} from "./chunk-Y3OCT2Q4.js";
+} from "./chunk-A7W2F75L.js";
 import {
   record,
   sshArgs
@@ -66249,14 +66249,6 @@ function exitCodeOf(v, inconclusive = v.inconclusive ?? "warn") {
   return v.verdict === "regression" || v.verdict === "inconclusive" && inconclusive === "fail" ? EXIT.regression : EXIT.ok;
 }
 
-// action/src/specfile/prepare.ts
-var import_yaml3 = __toESM(require_dist(), 1);
-import { execFile as execFile2 } from "node:child_process";
-import { existsSync as existsSync4 } from "node:fs";
-import { readFile as readFile2 } from "node:fs/promises";
-import { resolve as resolve3 } from "node:path";
-import { promisify as promisify2 } from "node:util";
-
 // action/src/specfile/adoption.ts
 var import_yaml2 = __toESM(require_dist(), 1);
 import { execFile } from "node:child_process";
@@ -66300,6 +66292,12 @@ function adoptionSpec(spec, baseRef, headRef, headRaw) {
 }
 
 // action/src/specfile/prepare.ts
+var import_yaml3 = __toESM(require_dist(), 1);
+import { execFile as execFile2 } from "node:child_process";
+import { existsSync as existsSync4 } from "node:fs";
+import { readFile as readFile2 } from "node:fs/promises";
+import { resolve as resolve3 } from "node:path";
+import { promisify as promisify2 } from "node:util";
 function compareOverrides(get6, name) {
   const refused = [];
   const num5 = (key2, ok, what) => {
@@ -70271,6 +70269,7 @@ export {
   writeHtmlReport,
   exitCodeOf,
   noiseFromResult,
+  atRef,
   compareOverrides,
   parseTolerance,
   specAtRef,
