@@ -63,11 +63,12 @@ import {
   stddev,
   untilDeadline,
   upsertIssue,
+  variantsOf,
   verdictHtml,
   withSourceBuilds,
   writeHtmlReport,
   writePlan
-} from "./chunk-ZL4ULB76.js";
+} from "./chunk-DTOQPKRL.js";
 import {
   reapLedger
 } from "./chunk-76YY52BG.js";
@@ -564,18 +565,20 @@ function synopsisWords(c) {
   return ["tiperf", c.name, ...c.args ? [c.args] : [], ...flags2];
 }
 var HELP_WIDTH = 100;
-function synopsisLines(c, indent2 = "") {
-  const [tiperf, name, ...rest] = synopsisWords(c);
-  const under = " ".repeat(`${indent2}${tiperf} ${name} `.length);
-  const lines = [`${indent2}${tiperf} ${name}`];
-  for (const word of rest) {
-    const last = lines.length - 1;
-    const line = lines[last];
-    if (`${line} ${word}`.length <= HELP_WIDTH || line.trim() === `${tiperf} ${name}`)
-      lines[last] = `${line} ${word}`;
-    else lines.push(`${under}${word}`);
+function filled(units, indent2, first) {
+  const lines = first === void 0 ? [] : [first];
+  for (const unit of units) {
+    const last = lines[lines.length - 1];
+    if (last !== void 0 && (`${last} ${unit}`.length <= HELP_WIDTH || last === first))
+      lines[lines.length - 1] = `${last} ${unit}`;
+    else lines.push(`${indent2}${unit}`);
   }
   return lines;
+}
+function synopsisLines(c, indent2 = "") {
+  const [tiperf, name, ...rest] = synopsisWords(c);
+  const first = `${indent2}${tiperf} ${name}`;
+  return filled(rest, " ".repeat(`${first} `.length), first);
 }
 var TAKES_VALUE = new Set(
   COMMANDS.flatMap(
@@ -592,13 +595,7 @@ function aboutLines(c, indent2) {
     if (glued) words[words.length - 1] = `${prev} ${w}`;
     else words.push(w);
   }
-  const lines = [];
-  for (const w of words) {
-    const last = lines[lines.length - 1];
-    if (last !== void 0 && `${last} ${w}`.length <= HELP_WIDTH) lines[lines.length - 1] = `${last} ${w}`;
-    else lines.push(`${indent2}${w}`);
-  }
-  return lines;
+  return filled(words, indent2);
 }
 function commandUsage(c) {
   return [...synopsisLines(c), ...aboutLines(c, "    ")].join("\n");
@@ -2637,7 +2634,7 @@ async function cmdDiff(args) {
     ["--base-variant", base],
     ["--head-variant", head]
   ]) {
-    const names = [...new Set(side.result.targets.map((t) => t.variant))];
+    const names = variantsOf(side.result);
     if (side.variant !== void 0 && !names.includes(side.variant))
       refused.refuse(
         `${flag} ${side.variant}: not a variant of ${side.file} (its variants: ${names.join(", ")})`

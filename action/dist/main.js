@@ -22,7 +22,7 @@ import {
   shardOption,
   specFrom,
   specWords
-} from "./chunk-ZL4ULB76.js";
+} from "./chunk-DTOQPKRL.js";
 import {
   getInput,
   info,

@@ -29,7 +29,7 @@ async function readPart(given: string): Promise<Part> {
 
 /** Whether the first part is a share of a run's matrix (run --shard), not of a comparison. */
 export async function isRunPart(given: string): Promise<boolean> {
-  const result = await readResult(resultFileOf(given));
+  const result = await readResult(given);
   return result.shard !== undefined && "cells" in result.shard;
 }
 

@@ -19,21 +19,29 @@ export function synopsis(c: CommandSpec): string {
 const HELP_WIDTH = 100;
 
 /**
+ * Units (words, or a flag with its value) filled into lines of at most HELP_WIDTH, after `first`
+ * (the start of the first line, or none) and then each line starting with `indent`; a unit too
+ * long for any line stands alone on its own.
+ */
+function filled(units: string[], indent: string, first?: string): string[] {
+  const lines = first === undefined ? [] : [first];
+  for (const unit of units) {
+    const last = lines[lines.length - 1];
+    if (last !== undefined && (`${last} ${unit}`.length <= HELP_WIDTH || last === first))
+      lines[lines.length - 1] = `${last} ${unit}`;
+    else lines.push(`${indent}${unit}`);
+  }
+  return lines;
+}
+
+/**
  * The synopsis on lines of at most HELP_WIDTH (a flag longer than that alone on its line), each
  * after the first indented under the command's first argument or flag.
  */
 export function synopsisLines(c: CommandSpec, indent = ""): string[] {
   const [tiperf, name, ...rest] = synopsisWords(c);
-  const under = " ".repeat(`${indent}${tiperf} ${name} `.length);
-  const lines = [`${indent}${tiperf} ${name}`];
-  for (const word of rest) {
-    const last = lines.length - 1;
-    const line = lines[last] as string;
-    if (`${line} ${word}`.length <= HELP_WIDTH || line.trim() === `${tiperf} ${name}`)
-      lines[last] = `${line} ${word}`;
-    else lines.push(`${under}${word}`);
-  }
-  return lines;
+  const first = `${indent}${tiperf} ${name}`;
+  return filled(rest, " ".repeat(`${first} `.length), first);
 }
 
 /** The flags of any command that take a value (`--cloud aws`, a value in lower case). */
@@ -65,13 +73,7 @@ export function aboutLines(c: CommandSpec, indent: string): string[] {
     if (glued) words[words.length - 1] = `${prev} ${w}`;
     else words.push(w);
   }
-  const lines: string[] = [];
-  for (const w of words) {
-    const last = lines[lines.length - 1];
-    if (last !== undefined && `${last} ${w}`.length <= HELP_WIDTH) lines[lines.length - 1] = `${last} ${w}`;
-    else lines.push(`${indent}${w}`);
-  }
-  return lines;
+  return filled(words, indent);
 }
 
 /** `tiperf COMMAND --help`: its synopsis and what it does. */

@@ -134,8 +134,11 @@ export function comparability(base: Result, head: Result, baseFile: string, head
   return { ok: reasons.length === 0, reasons };
 }
 
+/** The variants a stored result measured, in the order its cells hold them. */
+export const variantsOf = (result: Result): string[] => [...new Set(result.cells.map((c) => c.variant))];
+
 const soleOr = (result: Result, preferred: string) => {
-  const variants = [...new Set(result.cells.map((c) => c.variant))];
+  const variants = variantsOf(result);
   return variants.length === 1
     ? (variants[0] as string)
     : variants.includes(preferred)

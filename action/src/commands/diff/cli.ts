@@ -3,7 +3,7 @@
 import { existsSync, realpathSync } from "node:fs";
 import { confidenceFlag, flags, log, writeJson } from "../../cli/args.ts";
 import { parseOptions } from "../../cli/commands.ts";
-import { judgeStored, sidesOf } from "../../compare/judge-results.ts";
+import { judgeStored, sidesOf, variantsOf } from "../../compare/judge-results.ts";
 import { InputError } from "../../errors.ts";
 import { commentMarkdown } from "../../report/comment.ts";
 import { readResult, resultFileOf } from "../../result/store.ts";
@@ -38,7 +38,7 @@ export async function cmdDiff(args: string[]): Promise<number> {
     ["--base-variant", base],
     ["--head-variant", head],
   ] as const) {
-    const names = [...new Set(side.result.targets.map((t) => t.variant))];
+    const names = variantsOf(side.result);
     if (side.variant !== undefined && !names.includes(side.variant))
       refused.refuse(
         `${flag} ${side.variant}: not a variant of ${side.file} (its variants: ${names.join(", ")})`,

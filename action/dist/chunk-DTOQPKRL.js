@@ -10672,8 +10672,9 @@ function comparability(base, head, baseFile, headFile) {
   }
   return { ok: reasons.length === 0, reasons };
 }
+var variantsOf = (result) => [...new Set(result.cells.map((c4) => c4.variant))];
 var soleOr = (result, preferred) => {
-  const variants = [...new Set(result.cells.map((c4) => c4.variant))];
+  const variants = variantsOf(result);
   return variants.length === 1 ? variants[0] : variants.includes(preferred) ? preferred : variants[0] ?? preferred;
 };
 function sidesOf(base, head) {
@@ -69635,7 +69636,7 @@ async function readPart(given) {
   return { file, result, shard: result.shard };
 }
 async function isRunPart(given) {
-  const result = await readResult(resultFileOf(given));
+  const result = await readResult(given);
   return result.shard !== void 0 && "cells" in result.shard;
 }
 function checkParts(parts) {
@@ -70258,6 +70259,7 @@ export {
   builderOf,
   withSourceBuilds,
   matrixSeconds,
+  variantsOf,
   sidesOf,
   judgeStored,
   planRun,
